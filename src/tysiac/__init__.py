@@ -1,0 +1,1 @@
+"""Tysiąc: the Polish card game 1000, played online."""

@@ -1,0 +1,87 @@
+"""The rules of Tysiąc as a pure library: no I/O, no clock, randomness only injected.
+
+Start here::
+
+    game = new_game(players=3, first_dealer=0)
+    game = deal(game, shuffle(random.SystemRandom()))
+    while not game.is_over:
+        if game.awaiting_deal:
+            game = deal(game, shuffle(rng))
+            continue
+        action = legal_actions(game)[0]
+        game = apply(game, action)          # or IllegalAction(code, Polish message)
+    view(game, seat)                        # what one seat may see, JSON-ready
+
+Nothing here imports the server (a test checks it).
+"""
+
+from .actions import (
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Give,
+    Pass,
+    Play,
+    Surrender,
+    TakeMusik,
+    Timeout,
+    action_from_json,
+    action_to_json,
+)
+from .cards import Card, Mask, Suit, card_code, card_label, card_name, parse_card, parse_cards
+from .errors import IllegalAction
+from .game import (
+    Game,
+    HandResult,
+    Outcome,
+    Reason,
+    apply,
+    auto_action,
+    cancel,
+    deal,
+    legal_actions,
+    new_game,
+    shuffle,
+)
+from .hand import Hand, Phase
+from .view import GameView, view
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Card",
+    "Declare",
+    "Discard",
+    "Game",
+    "GameView",
+    "Give",
+    "Hand",
+    "HandResult",
+    "IllegalAction",
+    "Mask",
+    "Outcome",
+    "Pass",
+    "Phase",
+    "Play",
+    "Reason",
+    "Suit",
+    "Surrender",
+    "TakeMusik",
+    "Timeout",
+    "action_from_json",
+    "action_to_json",
+    "apply",
+    "auto_action",
+    "cancel",
+    "card_code",
+    "card_label",
+    "card_name",
+    "deal",
+    "legal_actions",
+    "new_game",
+    "parse_card",
+    "parse_cards",
+    "shuffle",
+    "view",
+]

@@ -1,0 +1,249 @@
+"""A whole game: hands one after another, scores, the barrel, the winner (R5, R22-R32).
+
+The public API of the rules, in one place:
+
+- ``new_game(players, first_dealer, target)`` and ``deal(game, deck)`` (with
+  ``shuffle(rng)`` for the deck) start the game and each hand;
+- ``legal_actions(game)`` lists the moves of the seat to move;
+- ``apply(game, action)`` returns the next game or raises ``IllegalAction``;
+- ``auto_action(game)`` is the move the server makes when time runs out (R28);
+- ``cancel(game)`` ends a game with no winner (R31).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .actions import Action, Surrender, Timeout
+from .auto import auto_move
+from .cards import ALL_CARDS, Card
+from .errors import IllegalAction
+from .hand import Hand, Phase, apply_to_hand, deal_hand, hand_actions
+
+TARGET = 1000
+SHORT_TARGET = 500  # R32
+TIMEOUTS_TO_LOSE = 3  # R29
+
+
+def barrel_for(target: int) -> int:
+    """R25/R32: 800 in the game to 1000, 300 in the short game to 500."""
+    return 300 if target == SHORT_TARGET else 800
+
+
+class Reason(StrEnum):
+    """Why a game ended. Stored values: never rename."""
+
+    POINTS = "points"
+    WALKOVER = "walkover"
+    SURRENDER = "surrender"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    reason: Reason
+    winner: int | None
+    loser: int | None = None  # who walked over or surrendered
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A scored hand (R22-R26); per-seat tuples, zeros for the sitting-out dealer."""
+
+    dealer: int
+    declarer: int
+    contract: int
+    points: tuple[int, ...]  # card points in tricks won
+    melds: tuple[int, ...]  # marriage points
+    made: bool
+    delta: tuple[int, ...]
+    scores: tuple[int, ...]  # after the hand
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    players: int
+    target: int
+    first_dealer: int
+    scores: tuple[int, ...]
+    timeouts: tuple[int, ...]  # timeouts in a row, per seat (R29)
+    hand: Hand | None = None  # the hand being played, or the last one once over
+    results: tuple[HandResult, ...] = ()
+    outcome: Outcome | None = None
+
+    @property
+    def barrel(self) -> int:
+        return barrel_for(self.target)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def awaiting_deal(self) -> bool:
+        """True before each hand: the server must call ``deal`` with a shuffled deck."""
+        return self.outcome is None and (self.hand is None or self.hand.phase is Phase.OVER)
+
+    @property
+    def to_move(self) -> int | None:
+        if self.outcome is not None or self.hand is None:
+            return None
+        return self.hand.to_move
+
+    @property
+    def next_dealer(self) -> int:
+        """R5: the first dealer is drawn; then the deal passes to the next seat."""
+        if self.hand is None:
+            return self.first_dealer
+        return (self.hand.dealer + 1) % self.players
+
+    def on_barrel(self, seat: int) -> bool:
+        return self.scores[seat] >= self.barrel
+
+
+def new_game(
+    players: int, first_dealer: int, target: int = TARGET, scores: Sequence[int] | None = None
+) -> Game:
+    """A game waiting for its first deal. ``scores`` lets tests and replays start mid-game."""
+    if players not in (2, 3, 4):
+        raise ValueError("Tysiąc is played by 2, 3 or 4 players.")
+    if not 0 <= first_dealer < players:
+        raise ValueError("No such dealer seat.")
+    if target not in (TARGET, SHORT_TARGET):
+        raise ValueError("The target is 1000 or, in the short game, 500.")
+    start = tuple(scores) if scores is not None else (0,) * players
+    if len(start) != players:
+        raise ValueError("One score per seat.")
+    return Game(players, target, first_dealer, start, (0,) * players)
+
+
+def shuffle(rng: random.Random) -> list[Card]:
+    """A shuffled deck. The server passes ``random.SystemRandom()`` (R9)."""
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    return deck
+
+
+def deal(game: Game, deck: Sequence[Card]) -> Game:
+    """Start the next hand from a shuffled deck (the server's ``hand_dealt`` event)."""
+    if not game.awaiting_deal:
+        raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
+    return replace(game, hand=deal_hand(game.players, game.next_dealer, deck))
+
+
+def deal_hand_of(game: Game, hand: Hand) -> Game:
+    """Start the next hand from a hand built directly (replays give hands, not decks)."""
+    if not game.awaiting_deal or hand.dealer != game.next_dealer or hand.players != game.players:
+        raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
+    return replace(game, hand=hand)
+
+
+def round_to_ten(total: int) -> int:
+    """R24: to the nearest ten, fives up."""
+    return (total + 5) // 10 * 10
+
+
+def score_hand(hand: Hand, scores: Sequence[int], target: int) -> HandResult:
+    """R22-R26 for a finished hand."""
+    assert hand.declarer is not None and hand.contract is not None, "hand not played"
+    barrel = barrel_for(target)
+    declarer, contract = hand.declarer, hand.contract
+    melds = tuple(hand.meld_points(s) for s in range(hand.players))
+    totals = [hand.won[s] + melds[s] for s in range(hand.players)]
+    made = totals[declarer] >= contract  # R23: unrounded
+    delta = [0] * hand.players
+    for seat in hand.active:
+        if seat == declarer:
+            delta[seat] = contract if made else -contract
+        elif scores[seat] < barrel:  # R25: on the barrel an opponent scores nothing
+            delta[seat] = min(scores[seat] + round_to_ten(totals[seat]), barrel) - scores[seat]
+    after = tuple(s + d for s, d in zip(scores, delta, strict=True))
+    winner = declarer if made and after[declarer] >= target else None  # R26
+    return HandResult(
+        dealer=hand.dealer,
+        declarer=declarer,
+        contract=contract,
+        points=hand.won,
+        melds=melds,
+        made=made,
+        delta=tuple(delta),
+        scores=after,
+        winner=winner,
+    )
+
+
+def walkover_winner(scores: Sequence[int], loser: int) -> int:
+    """R29/R30: the highest score among the others; ties to the first seat after the loser."""
+    players = len(scores)
+    others = [(loser + i) % players for i in range(1, players)]
+    return max(others, key=lambda seat: scores[seat])
+
+
+def _check_seat(game: Game, seat: int) -> None:
+    if game.outcome is not None:
+        raise IllegalAction("game_over", "Gra jest już zakończona.")
+    if not 0 <= seat < game.players:
+        raise IllegalAction("no_such_seat", "Nie ma takiego miejsca przy stole.")
+
+
+def _move(game: Game, action: Action) -> Game:
+    if game.hand is None:
+        raise IllegalAction("not_dealt", "Karty nie są jeszcze rozdane.")
+    hand = apply_to_hand(game.hand, action)
+    if hand.phase is not Phase.OVER:
+        return replace(game, hand=hand)
+    result = score_hand(hand, game.scores, game.target)
+    outcome = None if result.winner is None else Outcome(Reason.POINTS, result.winner)
+    return replace(
+        game, hand=hand, scores=result.scores, results=(*game.results, result), outcome=outcome
+    )
+
+
+def apply(game: Game, action: Action) -> Game:
+    """The game after ``action``, or ``IllegalAction`` with the game unchanged."""
+    _check_seat(game, action.seat)
+    seat = action.seat
+    timeouts = list(game.timeouts)
+    match action:
+        case Surrender():
+            winner = walkover_winner(game.scores, seat)
+            return replace(game, outcome=Outcome(Reason.SURRENDER, winner, seat))
+        case Timeout():
+            if game.to_move != seat:
+                raise IllegalAction("not_your_turn", "Teraz nie Twój ruch.")
+            timeouts[seat] += 1
+            if timeouts[seat] >= TIMEOUTS_TO_LOSE:
+                winner = walkover_winner(game.scores, seat)
+                outcome = Outcome(Reason.WALKOVER, winner, seat)
+                return replace(game, timeouts=tuple(timeouts), outcome=outcome)
+            assert game.hand is not None
+            moved = _move(game, auto_move(game.hand))
+        case _:
+            moved = _move(game, action)
+            timeouts[seat] = 0  # R29: a move of one's own resets the count
+    return replace(moved, timeouts=tuple(timeouts))
+
+
+def legal_actions(game: Game) -> list[Action]:
+    """Every legal move of the seat to move; surrender (always allowed) is not listed."""
+    if game.to_move is None or game.hand is None:
+        return []
+    return hand_actions(game.hand)
+
+
+def auto_action(game: Game) -> Action | None:
+    """R28: the move the server makes for the seat to move when its time is up."""
+    if game.to_move is None or game.hand is None:
+        return None
+    return auto_move(game.hand)
+
+
+def cancel(game: Game) -> Game:
+    """R31: the game ends with no winner."""
+    if game.outcome is not None:
+        raise IllegalAction("game_over", "Gra jest już zakończona.")
+    return replace(game, outcome=Outcome(Reason.CANCELLED, None))

@@ -1,0 +1,125 @@
+"""The replay format of RULES.md: one JSON hand in, one JSON result out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Surrender, Timeout, action_from_json
+from .cards import Mask, NotationError, codes, parse_card, suit_code
+from .errors import IllegalAction
+from .game import Game, deal_hand_of, new_game
+from .game import apply as apply_action
+from .hand import Phase, new_hand
+
+
+class ReplayInputError(ValueError):
+    """The input is not a valid hand to replay (exit status 2)."""
+
+
+def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if type(value) is not int:
+        raise ReplayInputError(f'"{key}" must be an integer.')
+    return value
+
+
+def _cards(value: object, what: str) -> Mask:
+    if not isinstance(value, list):
+        raise ReplayInputError(f"{what} must be a list of card codes.")
+    mask = 0
+    for code in value:
+        try:
+            card = parse_card(code)
+        except NotationError:
+            raise ReplayInputError(f"{what}: unknown card code {code!r}.") from None
+        if mask >> card & 1:
+            raise ReplayInputError(f"{what}: card {code} appears twice.")
+        mask |= 1 << card
+    return mask
+
+
+def start(data: object) -> Game:
+    """The game described by a replay input, its hand dealt and bidding under way."""
+    if not isinstance(data, dict):
+        raise ReplayInputError("The input must be a JSON object.")
+    players = _int(data, "players")
+    if players not in (2, 3, 4):
+        raise ReplayInputError('"players" must be 2, 3 or 4.')
+    dealer = _int(data, "dealer")
+    if not 0 <= dealer < players:
+        raise ReplayInputError('"dealer" must be a seat number.')
+    target = _int(data, "target", 1000)
+    if target not in (1000, 500):
+        raise ReplayInputError('"target" must be 1000 or 500.')
+    scores = data.get("scores", [0] * players)
+    if not (
+        isinstance(scores, list) and len(scores) == players and all(type(s) is int for s in scores)
+    ):
+        raise ReplayInputError('"scores" must be a list of integers, one per seat.')
+    hands, musiks = data.get("hands"), data.get("musik")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise ReplayInputError('"hands" must hold one list of cards per seat.')
+    if not isinstance(musiks, list) or len(musiks) != (2 if players == 2 else 1):
+        raise ReplayInputError('"musik" must be a list of one musik (two with two players).')
+    if not isinstance(data.get("actions", []), list):
+        raise ReplayInputError('"actions" must be a list.')
+    held = tuple(_cards(h, f"hands[{i}]") for i, h in enumerate(hands))
+    dealt = tuple(_cards(m, f"musik[{i}]") for i, m in enumerate(musiks))
+    try:
+        hand = new_hand(players, dealer, held, dealt)
+        game = new_game(players, dealer, target, scores)
+    except ValueError as error:
+        raise ReplayInputError(str(error)) from None
+    return deal_hand_of(game, hand)
+
+
+def replay(data: object) -> dict[str, Any]:
+    """Replay one hand; ``ReplayInputError`` if the deal itself is invalid."""
+    game = start(data)
+    assert isinstance(data, dict)
+    rejected: dict[str, Any] | None = None
+    for index, raw in enumerate(data.get("actions", [])):
+        try:
+            game = _step(game, raw)
+        except IllegalAction as refusal:
+            rejected = {"index": index, "reason": refusal.message}
+            break
+    return result_of(game, rejected)
+
+
+def _step(game: Game, raw: object) -> Game:
+    action = action_from_json(raw)
+    if isinstance(action, Surrender | Timeout):
+        raise IllegalAction("malformed", "Ten rodzaj ruchu nie występuje w zapisie rozdania.")
+    assert game.hand is not None
+    if game.hand.phase is Phase.OVER:
+        raise IllegalAction("hand_over", "Rozdanie jest już zakończone.")
+    return apply_action(game, action)
+
+
+def result_of(game: Game, rejected: dict[str, Any] | None) -> dict[str, Any]:
+    hand = game.hand
+    assert hand is not None
+    over = hand.phase is Phase.OVER
+    result = None
+    if over:
+        last = game.results[-1]
+        result = {
+            "points": list(last.points),
+            "melds": list(last.melds),
+            "made": last.made,
+            "delta": list(last.delta),
+            "scores": list(last.scores),
+            "winner": last.winner,
+        }
+    return {
+        "rejected": rejected,
+        "phase": str(hand.phase),
+        "to_move": hand.to_move,
+        "bid": hand.bid,
+        "declarer": hand.declarer,
+        "contract": hand.contract,
+        "trump": None if hand.trump is None else suit_code(hand.trump),
+        "legal": codes(hand.legal_cards()) if hand.phase is Phase.PLAY else [],
+        "result": result,
+    }

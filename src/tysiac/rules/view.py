@@ -1,0 +1,255 @@
+"""What one seat, or a spectator, may see of a game: the only way state leaves the rules.
+
+``view(game, seat)`` returns plain JSON-ready data. It holds the viewer's own hand
+and legal moves, and of everything else only what is public: never another
+seat's cards, never a face-down musik, never a discard or a given card the
+viewer did not give or get (R9, R15, R16). The sitting-out dealer (R7) and
+spectators (``seat=None``) see the same public table.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from .cards import Card, Mask, card_code, codes, suit_code
+from .game import Game, HandResult
+from .hand import BID_STEP, MAX_CONTRACT, Hand, Phase, allowed_bids, winning_play
+from .tricks import meld_cards, meld_value
+
+
+class PlayedCard(TypedDict):
+    seat: int
+    card: str
+
+
+class AuctionEntry(TypedDict):
+    seat: int
+    bid: int | None  # None: a pass
+
+
+class MeldView(TypedDict):
+    seat: int
+    suit: str
+    value: int
+
+
+class MusikView(TypedDict):
+    count: int
+    cards: list[str] | None  # None: face down for this viewer
+
+
+class TrickView(TypedDict):
+    cards: list[PlayedCard]
+    winner: int
+
+
+class GiveChoice(TypedDict):
+    to: list[int]  # opponents, the next seat after the declarer first
+    cards: list[str]
+
+
+# Keys are the action types of the JSON protocol; a missing key is a move not allowed now.
+LegalView = TypedDict(
+    "LegalView",
+    {
+        "bid": list[int],
+        "pass": bool,
+        "musik": list[int],
+        "give": GiveChoice,
+        "discard": list[str],
+        "declare": list[int],
+        "play": list[str],
+    },
+    total=False,
+)
+
+
+class HandView(TypedDict):
+    phase: str
+    dealer: int
+    mus: int
+    active: list[int]
+    to_move: int | None
+    bid: int
+    bidder: int
+    auction: list[AuctionEntry]
+    passed: list[int]
+    declarer: int | None
+    contract: int | None
+    musiks: list[MusikView]
+    musik_taken: int | None
+    counts: list[int]  # cards held, per seat
+    cards: list[str] | None  # the viewer's own hand; None for a spectator
+    meld_cards: list[str]  # the viewer's cards that would meld if led (R21)
+    received: str | None  # the card the declarer gave the viewer
+    given: dict[str, str] | None  # the declarer's own gifts, for the declarer only
+    discarded: list[str] | None  # for the declarer only
+    trick: list[PlayedCard]
+    winning: int | None  # the seat now winning the trick
+    last_trick: TrickView | None
+    trump: str | None
+    melds: list[MeldView]
+    points: list[int]  # card points in tricks won, per seat
+    tricks: list[int]  # tricks won, per seat
+
+
+class ResultView(TypedDict):
+    dealer: int
+    declarer: int
+    contract: int
+    points: list[int]
+    melds: list[int]
+    made: bool
+    delta: list[int]
+    scores: list[int]
+    winner: int | None
+
+
+class OutcomeView(TypedDict):
+    reason: str
+    winner: int | None
+    loser: int | None
+
+
+class GameView(TypedDict):
+    seat: int | None
+    players: int
+    target: int
+    barrel: int
+    status: str  # "playing" or "over"
+    scores: list[int]
+    on_barrel: list[bool]
+    timeouts: list[int]
+    to_move: int | None
+    awaiting_deal: bool
+    hand_number: int  # 1 for the first hand; 0 before it
+    hand: HandView | None
+    legal: LegalView
+    results: list[ResultView]
+    outcome: OutcomeView | None
+
+
+def _plays(trick: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
+    return [{"seat": seat, "card": card_code(card)} for seat, card in trick]
+
+
+def _musik_visible(hand: Hand, index: int, seat: int | None) -> bool:
+    if hand.players != 2:
+        return hand.phase is not Phase.BIDDING  # R15: face up once bidding ends
+    if index == hand.musik_taken:
+        return seat is not None and seat == hand.declarer  # R16: only the declarer
+    return hand.phase is Phase.OVER  # R16: the other one at the end of the hand
+
+
+def _hand_view(hand: Hand, seat: int | None) -> HandView:
+    own: Mask = hand.held[seat] if seat is not None else 0
+    is_declarer = seat is not None and seat == hand.declarer
+    received = [card for opponent, card in hand.given if opponent == seat]
+    return {
+        "phase": str(hand.phase),
+        "dealer": hand.dealer,
+        "mus": hand.mus,
+        "active": list(hand.active),
+        "to_move": hand.to_move,
+        "bid": hand.bid,
+        "bidder": hand.bidder,
+        "auction": [{"seat": s, "bid": value} for s, value in hand.auction],
+        "passed": sorted(hand.passed),
+        "declarer": hand.declarer,
+        "contract": hand.contract,
+        "musiks": [
+            {
+                "count": musik.bit_count(),
+                "cards": codes(musik) if _musik_visible(hand, i, seat) else None,
+            }
+            for i, musik in enumerate(hand.musiks)
+        ],
+        "musik_taken": hand.musik_taken,
+        "counts": [held.bit_count() for held in hand.held],
+        "cards": codes(own) if seat is not None else None,
+        "meld_cards": codes(meld_cards(own)),
+        "received": card_code(received[0]) if received else None,
+        "given": {str(o): card_code(c) for o, c in hand.given}
+        if is_declarer and hand.given
+        else None,
+        "discarded": codes(hand.discarded) if is_declarer and hand.discarded else None,
+        "trick": _plays(hand.trick),
+        "winning": winning_play(hand.trick, hand.trump)[0] if hand.trick else None,
+        "last_trick": (
+            {"cards": _plays(hand.last_trick), "winner": hand.last_winner}
+            if hand.last_winner is not None
+            else None
+        ),
+        "trump": None if hand.trump is None else suit_code(hand.trump),
+        "melds": [
+            {"seat": s, "suit": suit_code(suit), "value": meld_value(suit * 6)}
+            for s, suit in hand.melds
+        ],
+        "points": list(hand.won),
+        "tricks": list(hand.tricks_won),
+    }
+
+
+def _legal(hand: Hand, seat: int) -> LegalView:
+    own = hand.held[seat]
+    match hand.phase:
+        case Phase.BIDDING:
+            return {"bid": list(allowed_bids(hand, seat)), "pass": True}
+        case Phase.MUSIK:
+            return {"musik": [0, 1]}
+        case Phase.GIVE:
+            return {"give": {"to": list(hand.opponents), "cards": codes(own)}}
+        case Phase.DISCARD:
+            return {"discard": codes(own)}
+        case Phase.DECLARE:
+            return {"declare": list(range(hand.bid, MAX_CONTRACT + 1, BID_STEP))}
+        case Phase.PLAY:
+            return {"play": codes(hand.legal_cards())}
+    return {}
+
+
+def _result_view(result: HandResult) -> ResultView:
+    return {
+        "dealer": result.dealer,
+        "declarer": result.declarer,
+        "contract": result.contract,
+        "points": list(result.points),
+        "melds": list(result.melds),
+        "made": result.made,
+        "delta": list(result.delta),
+        "scores": list(result.scores),
+        "winner": result.winner,
+    }
+
+
+def view(game: Game, seat: int | None) -> GameView:
+    """What ``seat`` (or a spectator, ``None``) may see of ``game``."""
+    if seat is not None and not 0 <= seat < game.players:
+        raise ValueError("No such seat.")
+    hand = game.hand
+    to_move = game.to_move
+    outcome = game.outcome
+    return {
+        "seat": seat,
+        "players": game.players,
+        "target": game.target,
+        "barrel": game.barrel,
+        "status": "over" if outcome is not None else "playing",
+        "scores": list(game.scores),
+        "on_barrel": [game.on_barrel(s) for s in range(game.players)],
+        "timeouts": list(game.timeouts),
+        "to_move": to_move,
+        "awaiting_deal": game.awaiting_deal,
+        "hand_number": len(game.results)
+        + (1 if hand is not None and hand.phase is not Phase.OVER else 0),
+        "hand": _hand_view(hand, seat) if hand is not None else None,
+        "legal": _legal(hand, seat)
+        if hand is not None and seat is not None and seat == to_move
+        else {},
+        "results": [_result_view(r) for r in game.results],
+        "outcome": (
+            {"reason": str(outcome.reason), "winner": outcome.winner, "loser": outcome.loser}
+            if outcome is not None
+            else None
+        ),
+    }

@@ -1,0 +1,200 @@
+"""Property tests over random deals and random legal (and illegal) moves."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysiac.rules import (
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Game,
+    Give,
+    IllegalAction,
+    Pass,
+    Play,
+    TakeMusik,
+    action_to_json,
+    apply,
+    deal,
+    legal_actions,
+    new_game,
+    shuffle,
+    view,
+)
+from tysiac.rules.cards import DECK, cards_of, codes, parse_card, points_of
+from tysiac.rules.hand import Hand, Phase, deck_of
+from tysiac.rules.replay import replay
+
+CARD = re.compile(r'"([9JQKTA][SCDH])"')
+players_st = st.sampled_from([2, 3, 4])
+rng_st = st.integers(0, 2**32).map(random.Random)
+
+
+def random_hand(players: int, rng: random.Random) -> tuple[Game, list[Game], list[Action]]:
+    """A random hand played to its end: the start, every state after it, the actions."""
+    start = deal(new_game(players, rng.randrange(players)), shuffle(rng))
+    game, states, actions = start, [start], []
+    while not game.awaiting_deal:
+        action = rng.choice(legal_actions(game))
+        game = apply(game, action)
+        states.append(game)
+        actions.append(action)
+        assert len(actions) < 60, "a hand must end"
+    return start, states, actions
+
+
+def shown_cards(data: Any) -> set[int]:
+    return {parse_card(code) for code in CARD.findall(json.dumps(data))}
+
+
+def secret_from(hand: Hand, seat: int | None) -> int:
+    """Cards whose whereabouts ``seat`` may not learn (outside the musik display)."""
+    secret = 0
+    for other in range(hand.players):
+        if other != seat:
+            secret |= hand.held[other]
+    if seat is not None and seat == hand.declarer:
+        for _, card in hand.given:  # the declarer knows what it gave
+            secret &= ~(1 << card)
+    else:
+        secret |= hand.discarded
+    for index, musik in enumerate(hand.musiks):
+        if not musik_may_show(hand, index, seat):
+            secret |= musik & ~(hand.held[seat] if seat is not None else 0)
+    return secret & ~hand.played  # a played card is public
+
+
+def musik_may_show(hand: Hand, index: int, seat: int | None) -> bool:
+    if hand.players != 2:
+        return hand.phase is not Phase.BIDDING  # R15
+    if index == hand.musik_taken:
+        return seat is not None and seat == hand.declarer  # R16
+    return hand.phase is Phase.OVER
+
+
+@settings(max_examples=150, deadline=None)
+@given(players_st, rng_st)
+def test_random_hands_end_and_card_points_sum_to_120(players: int, rng: random.Random) -> None:
+    _, states, _ = random_hand(players, rng)
+    hand = states[-1].hand
+    assert hand is not None and hand.phase is Phase.OVER
+    assert all(held == 0 for held in hand.held)
+    unused = 0
+    if players == 2:
+        assert hand.musik_taken is not None
+        unused = hand.musiks[1 - hand.musik_taken]
+        assert hand.discarded.bit_count() == 2
+    assert sum(hand.won) + points_of(hand.discarded) + points_of(unused) == 120
+    assert hand.played | hand.discarded | unused == DECK
+    assert sum(hand.tricks_won) == (10 if players == 2 else 8)
+    result = states[-1].results[-1]
+    assert sum(result.points) == sum(hand.won)
+
+
+@settings(max_examples=100, deadline=None)
+@given(players_st, rng_st)
+def test_a_view_never_holds_a_hidden_card(players: int, rng: random.Random) -> None:
+    _, states, _ = random_hand(players, rng)
+    for game in states:
+        hand = game.hand
+        assert hand is not None
+        for seat in (None, *range(players)):
+            seen = view(game, seat)
+            musiks = seen["hand"]["musiks"] if seen["hand"] else []
+            rest = {
+                **seen,
+                "hand": {k: v for k, v in (seen["hand"] or {}).items() if k != "musiks"},
+            }
+            leaked = shown_cards(rest) & set(cards_of(secret_from(hand, seat)))
+            assert not leaked, (seat, leaked, seen)
+            for index, musik in enumerate(musiks):
+                if musik["cards"] is not None:
+                    assert musik_may_show(hand, index, seat)
+            if seat is None:
+                assert seen["hand"]["cards"] is None
+            else:
+                assert shown_cards(seen["hand"]["cards"]) == set(cards_of(hand.held[seat]))
+            if seat != game.to_move:
+                assert seen["legal"] == {}
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    seat = rng.randrange(-1, game.players + 1)
+    card = rng.randrange(24)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return Bid(seat, rng.randrange(0, 420, rng.choice([5, 10])))
+    if kind == 1:
+        return Pass(seat)
+    if kind == 2:
+        return TakeMusik(seat, rng.randrange(-1, 3))
+    if kind == 3:
+        return Give.of(seat, {rng.randrange(4): rng.randrange(24) for _ in range(rng.randrange(4))})
+    if kind == 4:
+        return Discard(seat, tuple(rng.randrange(24) for _ in range(rng.randrange(4))))
+    if kind == 5:
+        return Declare(seat, rng.randrange(0, 420, rng.choice([5, 10])))
+    return Play(seat, card)
+
+
+@settings(max_examples=100, deadline=None)
+@given(players_st, rng_st)
+def test_apply_accepts_exactly_the_legal_actions_and_refusals_change_nothing(
+    players: int, rng: random.Random
+) -> None:
+    _, states, _ = random_hand(players, rng)
+    for game in states:
+        legal = legal_actions(game)
+        candidates = [random_action(game, rng) for _ in range(30)]
+        if legal:
+            candidates += rng.sample(legal, min(5, len(legal)))
+        for action in candidates:
+            snapshot = view(game, action.seat if 0 <= action.seat < players else None)
+            try:
+                after = apply(game, action)
+            except IllegalAction as refusal:
+                assert action not in legal, (action, refusal)
+                assert refusal.code and refusal.message
+                assert view(game, action.seat if 0 <= action.seat < players else None) == snapshot
+            else:
+                assert action in legal, action
+                assert after != game
+
+
+@settings(max_examples=60, deadline=None)
+@given(players_st, rng_st)
+def test_replaying_the_same_actions_gives_the_same_result(players: int, rng: random.Random) -> None:
+    start, states, actions = random_hand(players, rng)
+    game = start
+    for action in actions:
+        game = apply(game, action)
+    assert game == states[-1]
+    hand = start.hand
+    assert hand is not None
+    cut = rng.randrange(len(actions) + 1)
+    data = {
+        "players": players,
+        "dealer": hand.dealer,
+        "hands": [codes(h) for h in hand.held],
+        "musik": [codes(m) for m in hand.musiks],
+        "actions": [action_to_json(a) for a in actions[:cut]],
+    }
+    out = replay(data)
+    assert out == replay(json.loads(json.dumps(data)))
+    expected = states[cut].hand
+    assert expected is not None
+    assert out["rejected"] is None
+    assert out["phase"] == str(expected.phase)
+    assert out["to_move"] == expected.to_move and out["declarer"] == expected.declarer
+    assert (
+        deal(new_game(players, hand.dealer), deck_of(players, hand.dealer, hand.held, hand.musiks))
+        == start
+    )

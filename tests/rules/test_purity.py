@@ -1,0 +1,51 @@
+"""rules/ is a pure library: it imports only the standard library's pure parts and itself."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parents[2] / "src" / "tysiac" / "rules"
+ALLOWED = {
+    "__future__",
+    "argparse",
+    "collections",
+    "dataclasses",
+    "datetime",
+    "enum",
+    "json",
+    "random",
+    "sys",
+    "typing",
+}
+# The command line (replay, demo) may read stdin and print; nothing else may.
+IO_MODULES = {"__main__.py"}
+
+
+def imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_rules_import_nothing_of_the_server_and_no_io() -> None:
+    for path in RULES.glob("*.py"):
+        extra = imports(path) - ALLOWED
+        assert not extra, f"{path.name} imports {extra}"
+        if path.name not in IO_MODULES:
+            assert not imports(path) & {"sys", "argparse", "json"} or path.name == "replay.py"
+
+
+def test_rules_read_no_clock_and_make_no_randomness_of_their_own() -> None:
+    for path in RULES.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\b(time\.time|datetime\.now|datetime\.utcnow|date\.today)\b", text)
+        assert not re.search(r"random\.(random|randrange|choice|shuffle|randint)\(", text), (
+            path.name
+        )
+        assert "open(" not in text, path.name
