@@ -190,16 +190,21 @@ def _check_seat(game: Game, seat: int) -> None:
         raise IllegalAction("no_such_seat", "Nie ma takiego miejsca przy stole.")
 
 
-def _move(game: Game, action: Action) -> Game:
+def _move(game: Game, action: Action, timeouts: tuple[int, ...]) -> Game:
     if game.hand is None:
         raise IllegalAction("not_dealt", "Karty nie są jeszcze rozdane.")
     hand = apply_to_hand(game.hand, action)
     if hand.phase is not Phase.OVER:
-        return replace(game, hand=hand)
+        return replace(game, hand=hand, timeouts=timeouts)
     result = score_hand(hand, game.scores, game.target)
     outcome = None if result.winner is None else Outcome(Reason.POINTS, result.winner)
     return replace(
-        game, hand=hand, scores=result.scores, results=(*game.results, result), outcome=outcome
+        game,
+        hand=hand,
+        timeouts=timeouts,
+        scores=result.scores,
+        results=(*game.results, result),
+        outcome=outcome,
     )
 
 
@@ -221,11 +226,9 @@ def apply(game: Game, action: Action) -> Game:
                 outcome = Outcome(Reason.WALKOVER, winner, seat)
                 return replace(game, timeouts=tuple(timeouts), outcome=outcome)
             assert game.hand is not None
-            moved = _move(game, auto_move(game.hand))
-        case _:
-            moved = _move(game, action)
-            timeouts[seat] = 0  # R29: a move of one's own resets the count
-    return replace(moved, timeouts=tuple(timeouts))
+            return _move(game, auto_move(game.hand), tuple(timeouts))
+    timeouts[seat] = 0  # R29: a move of one's own resets the count
+    return _move(game, action, tuple(timeouts))
 
 
 def legal_actions(game: Game) -> list[Action]:

@@ -313,25 +313,31 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
     held = list(hand.held)
     held[seat] = mine & ~(1 << card)
     trick = (*hand.trick, (seat, card))
-    hand = replace(
-        hand,
-        held=tuple(held),
-        trick=trick,
-        melds=melds,
-        trump=None if trump == NO_SUIT else trump,
-        played=hand.played | 1 << card,
-    )
+    played = hand.played | 1 << card
+    trump_suit = None if trump == NO_SUIT else trump
     if len(trick) < len(hand.active):
-        return replace(hand, to_move=hand.next_active(seat))
+        return replace(
+            hand,
+            held=tuple(held),
+            trick=trick,
+            melds=melds,
+            trump=trump_suit,
+            played=played,
+            to_move=hand.next_active(seat),
+        )
     # R20: the trick is complete.
-    winner = winning_play(trick, hand.trump)[0]
+    winner = winning_play(trick, trump_suit)[0]
     won = list(hand.won)
     won[winner] += sum(POINTS[c] for _, c in trick)
     tricks_won = list(hand.tricks_won)
     tricks_won[winner] += 1
-    over = hand.held[winner] == 0
+    over = held[winner] == 0
     return replace(
         hand,
+        held=tuple(held),
+        melds=melds,
+        trump=trump_suit,
+        played=played,
         trick=(),
         last_trick=trick,
         last_winner=winner,
