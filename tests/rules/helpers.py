@@ -67,3 +67,19 @@ def declare(seat: int, value: int) -> dict[str, Any]:
 
 def play(seat: int, card: str) -> dict[str, Any]:
     return {"seat": seat, "type": "play", "card": card}
+
+
+def playing() -> Game:
+    """DEAL_A: seat 1 declares 120 after giving 9H to seat 2 and JH to seat 0.
+
+    Hands then: 0: AS TS KS QS JS 9S AH JH | 1: KH QH TH AD TD KD QD JD
+    | 2: 9D AC TC KC QC JC 9C 9H
+    """
+    return act(
+        game_from(DEAL_A),
+        bid(1, 110),
+        pass_(2),
+        pass_(0),
+        give(1, {2: "9H", 0: "JH"}),
+        declare(1, 120),
+    )

@@ -5,29 +5,13 @@ from tysiac.rules.cards import codes, parse_card, parse_cards
 from tysiac.rules.hand import winning_play
 from tysiac.rules.tricks import NO_SUIT, legal_cards, meld_cards
 
-from .helpers import DEAL_A, act, bid, declare, game_from, give, pass_, play, refused
+from .helpers import act, play, playing, refused
 
 S, C, D, H = range(4)
 
 
 def legal(hand: str, led: int, winning: str, trump: int = NO_SUIT) -> list[str]:
     return codes(legal_cards(parse_cards(hand), led, parse_card(winning), trump))
-
-
-def playing() -> object:
-    """DEAL_A: seat 1 declares 120 after giving 9H to seat 2 and JH to seat 0.
-
-    Hands then: 0: AS TS KS QS JS 9S AH JH | 1: KH QH TH AD TD KD QD JD
-    | 2: 9D AC TC KC QC JC 9C 9H
-    """
-    return act(
-        game_from(DEAL_A),
-        bid(1, 110),
-        pass_(2),
-        pass_(0),
-        give(1, {2: "9H", 0: "JH"}),
-        declare(1, 120),
-    )
 
 
 def test_r18_declarer_leads_first_and_the_trick_winner_leads_next() -> None:

@@ -20,7 +20,10 @@ from tysiac.rules import (
     IllegalAction,
     Pass,
     Play,
+    Reason,
+    Surrender,
     TakeMusik,
+    Timeout,
     action_to_json,
     apply,
     deal,
@@ -198,3 +201,49 @@ def test_replaying_the_same_actions_gives_the_same_result(players: int, rng: ran
         deal(new_game(players, hand.dealer), deck_of(players, hand.dealer, hand.held, hand.musiks))
         == start
     )
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(players_st, rng_st, st.floats(0.0, 0.3))
+def test_random_games_end_with_a_consistent_outcome(
+    players: int, rng: random.Random, timeout_rate: float
+) -> None:
+    """Whole games: random cards, the least raise or a pass, some timeouts, rare surrenders.
+
+    With uniformly random bids and contracts a game practically never ends by points
+    (declarers keep failing, as at a real table; online R31 cancels it after 24 hours),
+    so bids here raise by ten at most and contracts equal the bid.
+    """
+    game = new_game(players, rng.randrange(players), rng.choice([1000, 500]))
+    hands = 0
+    while not game.is_over:
+        if game.awaiting_deal:
+            hands += 1
+            assert hands < 10_000, "a game must end"
+            game = deal(game, shuffle(rng))
+            continue
+        assert game.hand is not None and game.to_move is not None
+        if rng.random() < 0.0002:
+            game = apply(game, Surrender(rng.randrange(players)))
+        elif rng.random() < timeout_rate:
+            game = apply(game, Timeout(game.to_move))
+        else:
+            least = game.hand.bid + 10 if game.hand.phase is Phase.BIDDING else game.hand.bid
+            modest = [
+                a
+                for a in legal_actions(game)
+                if not isinstance(a, Bid | Declare) or a.value == least
+            ]
+            game = apply(game, rng.choice(modest))
+    outcome = game.outcome
+    assert outcome is not None
+    if outcome.reason is Reason.POINTS:
+        last = game.results[-1]
+        assert outcome.winner == last.declarer and game.scores[last.declarer] >= game.target
+    else:
+        assert outcome.reason in (Reason.WALKOVER, Reason.SURRENDER)
+        assert outcome.loser is not None and outcome.winner is not None
+        others = [s for s in range(players) if s != outcome.loser]
+        assert outcome.winner in others
+        assert game.scores[outcome.winner] == max(game.scores[s] for s in others)
+    assert legal_actions(game) == [] and game.to_move is None

@@ -4,7 +4,7 @@ import pytest
 
 from tysiac.rules import deal, new_game, view
 
-from .helpers import DEAL_A, act, bid, declare, game_from, give, pass_, play
+from .helpers import DEAL_A, act, game_from, play, playing
 
 
 def test_view_of_the_seat_to_move_has_its_hand_and_legal_moves() -> None:
@@ -19,15 +19,7 @@ def test_view_of_the_seat_to_move_has_its_hand_and_legal_moves() -> None:
 
 
 def test_spectator_sees_the_public_table_only() -> None:
-    game = act(
-        game_from(DEAL_A),
-        bid(1, 110),
-        pass_(2),
-        pass_(0),
-        give(1, {2: "9H", 0: "JH"}),
-        declare(1, 120),
-        play(1, "KH"),
-    )
+    game = act(playing(), play(1, "KH"))
     seen = view(game, None)
     hand = seen["hand"]
     assert hand is not None
@@ -52,17 +44,7 @@ def test_sitting_out_dealer_sees_what_a_spectator_sees() -> None:
 
 
 def test_last_trick_and_points_so_far() -> None:
-    game = act(
-        game_from(DEAL_A),
-        bid(1, 110),
-        pass_(2),
-        pass_(0),
-        give(1, {2: "9H", 0: "JH"}),
-        declare(1, 120),
-        play(1, "AD"),
-        play(2, "9D"),
-        play(0, "AS"),
-    )
+    game = act(playing(), play(1, "AD"), play(2, "9D"), play(0, "AS"))
     hand = view(game, 0)["hand"]
     assert hand is not None
     assert hand["last_trick"] == {

@@ -228,9 +228,15 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         return replace(
             hand, bid=bid, bidder=bidder, passed=passed, auction=auction, to_move=following
         )
-    # R14: one player left, and it is always the highest bidder.
+    # R14: one player is left, and it is always the highest bidder.
     declarer = in_play[0]
-    hand = replace(
+    held = list(hand.held)
+    if hand.players == 2:
+        phase = Phase.MUSIK  # R16: the declarer picks a musik next
+    else:
+        held[declarer] |= hand.musiks[0]  # R15: shown to all, taken by the declarer
+        phase = Phase.GIVE
+    return replace(
         hand,
         bid=bid,
         bidder=bidder,
@@ -238,12 +244,9 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         auction=auction,
         declarer=declarer,
         to_move=declarer,
+        held=tuple(held),
+        phase=phase,
     )
-    if hand.players == 2:
-        return replace(hand, phase=Phase.MUSIK)
-    held = list(hand.held)
-    held[declarer] |= hand.musiks[0]  # R15: shown to all, taken by the declarer
-    return replace(hand, phase=Phase.GIVE, held=tuple(held))
 
 
 # --- musik and contract ---------------------------------------------------------
