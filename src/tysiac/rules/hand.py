@@ -20,7 +20,6 @@ from .cards import (
     Card,
     Mask,
     Suit,
-    card_code,
     cards_of,
     marriage_suits,
     mask_of,
@@ -286,6 +285,11 @@ def _discard(hand: Hand, seat: int, cards: tuple[Card, ...]) -> Hand:
     return replace(hand, held=tuple(held), discarded=laid, phase=Phase.DECLARE)
 
 
+def allowed_contracts(hand: Hand) -> range:
+    """R17: from the winning bid to 400, in tens."""
+    return range(hand.bid, MAX_CONTRACT + 1, BID_STEP)
+
+
 def _declare(hand: Hand, seat: int, value: int) -> Hand:
     if value % BID_STEP:
         raise IllegalAction("contract_step", "Deklaruje się pełne dziesiątki.")
@@ -424,13 +428,7 @@ def hand_actions(hand: Hand) -> list[Action]:
             mine = cards_of(hand.held[seat])
             return [Discard(seat, (a, b)) for i, a in enumerate(mine) for b in mine[i + 1 :]]
         case Phase.DECLARE:
-            return [Declare(seat, v) for v in range(hand.bid, MAX_CONTRACT + 1, BID_STEP)]
+            return [Declare(seat, v) for v in allowed_contracts(hand)]
         case Phase.PLAY:
             return [Play(seat, c) for c in cards_of(hand.legal_cards())]
     return []
-
-
-def describe(hand: Hand) -> str:
-    """A short human-readable summary, for debugging and test failures."""
-    parts = [f"{s}: {' '.join(card_code(c) for c in cards_of(hand.held[s]))}" for s in hand.active]
-    return f"{hand.phase} to_move={hand.to_move} | " + " | ".join(parts)

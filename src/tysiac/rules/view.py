@@ -13,7 +13,7 @@ from typing import TypedDict
 
 from .cards import Card, Mask, card_code, codes, suit_code
 from .game import Game, HandResult
-from .hand import BID_STEP, MAX_CONTRACT, Hand, Phase, allowed_bids, winning_play
+from .hand import Hand, Phase, allowed_bids, allowed_contracts, winning_play
 from .tricks import meld_cards, meld_value
 
 
@@ -202,7 +202,7 @@ def _legal(hand: Hand, seat: int) -> LegalView:
         case Phase.DISCARD:
             return {"discard": codes(own)}
         case Phase.DECLARE:
-            return {"declare": list(range(hand.bid, MAX_CONTRACT + 1, BID_STEP))}
+            return {"declare": list(allowed_contracts(hand))}
         case Phase.PLAY:
             return {"play": codes(hand.legal_cards())}
     return {}
