@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: install
-	$(BIN)/python -m tysiac.rules demo
+	$(BIN)/python -m tysiac.server
 
 lint: install
 	$(BIN)/ruff check src tests bench

@@ -1,0 +1,1 @@
+"""Fan-out of game updates to every connection watching a game."""

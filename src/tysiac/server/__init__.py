@@ -1,0 +1,1 @@
+"""The game server: HTTP API, WebSocket play, timers, lifetimes, limits."""

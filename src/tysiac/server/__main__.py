@@ -1,0 +1,35 @@
+"""``python -m tysiac.server``: serve the game (SQLite by default) on 127.0.0.1:8000."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+import uvicorn
+
+from .app import create_app
+from .config import Settings
+from .protocol import MAX_BODY
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="tysiac-server")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(
+        create_app(Settings.from_env()),
+        host=args.host,
+        port=args.port,
+        ws="websockets",
+        ws_max_size=MAX_BODY * 4,
+        proxy_headers=False,
+        server_header=False,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""HTTP endpoints: create, join, list and look up games; health; the pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .protocol import CreateGame, JoinGame, error_body, parse_body
+from .security import normalise_code
+from .service import UNKNOWN_GAME, GameService, Seated, ServiceError
+
+STATIC = Path(__file__).parent / "static"
+
+
+def service_of(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _code(request: Request) -> str:
+    code = normalise_code(str(request.path_params["code"]))
+    if code is None:
+        raise ServiceError(*UNKNOWN_GAME)
+    return code
+
+
+def _seated(request: Request, seated: Seated, status: int) -> JSONResponse:
+    base = service_of(request).settings.public_url
+    return JSONResponse(
+        {
+            "code": seated.code,
+            "link": f"{base}/g/{seated.code}",
+            "seat": seated.seat,
+            "token": seated.token,
+        },
+        status_code=status,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def create_game(request: Request) -> Response:
+    body = parse_body(CreateGame, await request.body())
+    seated = await service_of(request).create(
+        nick=body.nick,
+        players=body.players,
+        name=body.name,
+        public=body.public,
+        chat=body.chat if body.chat is not None else not body.public,
+        short=body.short,
+        move_seconds=body.move_seconds,
+        address=client_address(request),
+    )
+    return _seated(request, seated, 201)
+
+
+async def join_game(request: Request) -> Response:
+    body = parse_body(JoinGame, await request.body())
+    seated = await service_of(request).join(_code(request), body.nick)
+    return _seated(request, seated, 200)
+
+
+async def list_games(request: Request) -> Response:
+    return JSONResponse(await service_of(request).public_games())
+
+
+async def game_summary(request: Request) -> Response:
+    table = await service_of(request).table(_code(request))
+    summary: dict[str, Any] = {
+        "code": table.code,
+        "name": table.settings.name,
+        "status": table.status,
+        "players": table.settings.players,
+        "nicks": list(table.nicks),
+        "public": table.settings.public,
+        "chat": table.settings.chat,
+        "short": table.settings.target == 500,
+        "move_seconds": table.settings.move_seconds,
+        "rematch": table.rematch,
+    }
+    return JSONResponse(summary)
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def index_page(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+async def game_page(request: Request) -> Response:
+    return FileResponse(STATIC / "game.html")
+
+
+async def service_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ServiceError)
+    return JSONResponse(error_body(error), status_code=error.status)
+
+
+routes = [
+    Route("/", index_page),
+    Route("/g/{code}", game_page),
+    Route("/health", health),
+    Route("/api/games", create_game, methods=["POST"]),
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games/{code}", game_summary, methods=["GET"]),
+    Route("/api/games/{code}/join", join_game, methods=["POST"]),
+]

@@ -1,0 +1,98 @@
+"""The ASGI app: routes, security headers and the lifespan (store, bus, service, sweeper)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tysiac.bus.local import LocalBus
+from tysiac.store import db
+
+from .api import STATIC, routes, service_error
+from .config import Settings
+from .service import GameService, ServiceError
+from .ws import game_socket
+
+log = logging.getLogger(__name__)
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def run_sweeper(service: GameService) -> None:
+    while True:
+        try:
+            await service.sweep()
+        except Exception:
+            log.exception("sweep failed; trying again")
+        await asyncio.sleep(service.settings.sweep_seconds)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        engine = db.create_engine(settings.database_url)
+        await db.migrate(engine)
+        async with engine.begin() as conn:
+            key = await db.secret(conn, "ip_hash_key")
+        service = GameService(engine, LocalBus(), settings, key, random.SystemRandom())
+        app.state.service = service
+        sweeper = asyncio.create_task(run_sweeper(service))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await engine.dispose()
+
+    app = Starlette(
+        routes=[
+            *routes,
+            WebSocketRoute("/ws/{code}", game_socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={ServiceError: service_error},
+        lifespan=lifespan,
+    )
+    app.add_middleware(SecurityHeaders)
+    return app

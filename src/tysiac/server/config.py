@@ -1,0 +1,43 @@
+"""Server settings, from environment variables (TYSIAC_*) with defaults for `make run`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = "sqlite+aiosqlite:///tysiac.db"
+    public_url: str = "http://127.0.0.1:8000"
+    max_games_per_ip: int = 10
+    max_active_games: int = 200
+    sweep_seconds: float = 1.0
+    allowed_origins: tuple[str, ...] = ()  # besides the server's own
+    # Test-only knobs: settable from code, never from a client or the environment.
+    testing: bool = False
+    test_move_seconds: float | None = None
+    test_start_scores: tuple[int, ...] | None = None
+    clock: Callable[[], datetime] = field(default=utc_now)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        origins = tuple(o for o in os.environ.get("TYSIAC_ALLOWED_ORIGINS", "").split(",") if o)
+        return cls(
+            database_url=os.environ.get("TYSIAC_DATABASE_URL", cls.database_url),
+            public_url=os.environ.get("TYSIAC_PUBLIC_URL", cls.public_url).rstrip("/"),
+            max_games_per_ip=_env_int("TYSIAC_MAX_GAMES_PER_IP", cls.max_games_per_ip),
+            max_active_games=_env_int("TYSIAC_MAX_ACTIVE_GAMES", cls.max_active_games),
+            allowed_origins=origins,
+        )

@@ -1,0 +1,90 @@
+"""Typed messages: HTTP bodies and WebSocket commands. See docs/protocol.md."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .service import ServiceError
+
+MAX_BODY = 4096  # bytes of an HTTP body or a WebSocket message
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateGame(Strict):
+    nick: str = Field(max_length=100)
+    players: Literal[2, 3, 4]
+    name: str | None = Field(default=None, max_length=200)
+    public: bool = False
+    chat: bool | None = None  # default: on in private games, off in public ones
+    short: bool = False
+    move_seconds: Literal[60, 120, 300] = 60
+
+
+class JoinGame(Strict):
+    nick: str = Field(max_length=100)
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=64)
+
+
+class Move(Strict):
+    type: Literal["move"]
+    v: int
+    action: dict[str, Any]
+
+
+class Chat(Strict):
+    type: Literal["chat"]
+    text: str = Field(max_length=1000)
+
+
+class Rematch(Strict):
+    type: Literal["rematch"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Chat | Rematch | Ping, Field(discriminator="type")]
+_client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def _refusal(error: ValidationError) -> ServiceError:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "wiadomość"
+    return ServiceError("malformed", f"Nieprawidłowe dane (pole „{where}”).", 422)
+
+
+M = TypeVar("M", bound=Strict)
+
+
+def parse_body(model: type[M], body: bytes) -> M:
+    if len(body) > MAX_BODY:
+        raise ServiceError("too_large", "Za dużo danych.", 413)
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as error:
+        raise _refusal(error) from None
+
+
+def parse_message(text: str) -> Hello | Move | Chat | Rematch | Ping:
+    if len(text) > MAX_BODY:
+        raise ServiceError("too_large", "Za długa wiadomość.", 413)
+    try:
+        return _client_message.validate_json(text)
+    except ValidationError as error:
+        if any(e["type"] == "json_invalid" for e in error.errors()):
+            raise ServiceError("bad_json", "Nieprawidłowy JSON.", 400) from None
+        raise _refusal(error) from None
+
+
+def error_body(error: ServiceError) -> dict[str, Any]:
+    return {"error": {"code": error.code, "message": error.message}}

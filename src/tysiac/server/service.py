@@ -1,0 +1,491 @@
+"""The game service: every change to a game goes through here, one command at a time.
+
+The guard order follows boardgame.io: the game exists → the caller's seat (by
+token) → the game's status → the version the caller acted on → the rules. Then
+the new events are appended and committed, and only then published: what a
+player saw accepted survives a crash. The service knows nothing of sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from tysiac import rules
+from tysiac.bus.local import Bus
+from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR, PRIVATE_MOVE_SECONDS
+from tysiac.store import db
+
+from .config import Settings
+from .security import ip_hash, new_code, new_token, token_hash, token_matches
+from .table import ChatLine, Table, apply_event, deck_event, empty_table, public_event
+from .table import Settings as TableSettings
+
+NICK_MAX = 20
+NAME_MAX = 40
+CHAT_MAX = 200
+Event = tuple[str, dict[str, Any]]
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` is stable, ``message`` Polish, ``status`` the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+UNKNOWN_GAME = ("unknown_game", "Nie ma gry o takim kodzie.", 404)
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A seat and its secret, returned to its owner alone."""
+
+    code: str
+    seat: int
+    token: str
+
+
+def clean_text(text: str, limit: int, what: str) -> str:
+    """Trim, fold white space and refuse control characters; ``what`` names the field."""
+    text = " ".join(unicodedata.normalize("NFC", text).split())
+    if not text:
+        raise ServiceError("empty_text", f"{what} nie może być pusty.")
+    if len(text) > limit:
+        raise ServiceError("too_long", f"{what} może mieć najwyżej {limit} znaków.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in text):
+        raise ServiceError("bad_characters", f"{what} zawiera niedozwolone znaki.")
+    return text
+
+
+class GameService:
+    def __init__(
+        self, engine: AsyncEngine, bus: Bus, settings: Settings, hash_key: str, rng: random.Random
+    ) -> None:
+        self.engine = engine
+        self.bus = bus
+        self.settings = settings
+        self.hash_key = hash_key
+        self.rng = rng
+        self._tables: dict[str, Table] = {}
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._create_lock = asyncio.Lock()
+        self.presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
+
+    def now(self) -> datetime:
+        return self.settings.clock()
+
+    # --- reading ----------------------------------------------------------------
+
+    async def _load(self, conn: AsyncConnection, row: db.GameRow) -> Table:
+        """The table at the row's version: from the cache, topped up from the log."""
+        table = self._tables.get(row.code)
+        if table is None or table.version > row.version:
+            settings = TableSettings(
+                row.players, row.target, row.name, row.public, row.chat, row.move_seconds
+            )
+            table = empty_table(row.code, settings)
+        for event in await db.events_of(conn, row.id, after=table.version):
+            table = apply_event(table, event.kind, event.data, event.at)
+        table = replace(table, deadline=row.deadline)
+        self._tables[row.code] = table
+        return table
+
+    async def table(self, code: str) -> Table:
+        async with self.engine.connect() as conn:
+            row = await db.game_by_code(conn, code)
+            if row is None:
+                raise ServiceError(*UNKNOWN_GAME)
+            cached = self._tables.get(code)
+            if cached is not None and cached.version == row.version:
+                return cached
+            return await self._load(conn, row)
+
+    async def seat_of(self, code: str, token: str | None) -> int | None:
+        """The seat a token holds in the game, None for a spectator; a wrong token is refused."""
+        if token is None:
+            return None
+        async with self.engine.connect() as conn:
+            row = await db.game_by_code(conn, code)
+            if row is None:
+                raise ServiceError(*UNKNOWN_GAME)
+            for seat in await db.seats_of(conn, row.id):
+                if token_matches(token, seat.token_hash):
+                    return seat.seat
+        raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
+
+    async def public_games(self) -> dict[str, list[dict[str, Any]]]:
+        async with self.engine.connect() as conn:
+            listed = await db.public_games(conn)
+        waiting: list[dict[str, Any]] = []
+        playing: list[dict[str, Any]] = []
+        for row, nicks in listed:
+            entry = {
+                "code": row.code,
+                "name": row.name,
+                "players": row.players,
+                "nicks": nicks,
+                "short": row.target == rules.game.SHORT_TARGET,
+                "chat": row.chat,
+            }
+            (waiting if row.status == "waiting" else playing).append(entry)
+        return {"waiting": waiting, "playing": playing}
+
+    # --- changing -----------------------------------------------------------------
+
+    async def _change(
+        self,
+        code: str,
+        decide: Callable[[AsyncConnection, db.GameRow, Table], Awaitable[list[Event]]],
+    ) -> Table:
+        """Run ``decide`` under the game's lock; store, then publish, the events it returns."""
+        published: list[dict[str, Any]] = []
+        async with self._locks[code]:
+            async with self.engine.begin() as conn:
+                row = await db.game_by_code(conn, code, lock=True)
+                if row is None:
+                    raise ServiceError(*UNKNOWN_GAME)
+                before = await self._load(conn, row)
+                new = await decide(conn, row, before)
+                if not new:
+                    return before
+                now = self.now()
+                table, stored, pending = before, [], list(new)
+                while pending:
+                    kind, data = pending.pop(0)
+                    table = apply_event(table, kind, data, now)
+                    stored.append((kind, data))
+                    published.append(public_event(table, kind, data))
+                    if not pending and table.game is not None and table.game.awaiting_deal:
+                        pending.append(deck_event(rules.shuffle(self.rng)))  # R9
+                table = replace(table, deadline=self._deadline(before, table, stored, now))
+                await db.append_events(conn, row.id, before.version + 1, stored, now)
+                await db.update_game(
+                    conn,
+                    row.id,
+                    version=table.version,
+                    status=table.status,
+                    deadline=table.deadline,
+                    updated_at=now,
+                    started_at=row.started_at or (now if table.game is not None else None),
+                )
+            self._tables[code] = table
+        await self.bus.publish(code, {"v": table.version, "events": published})
+        return table
+
+    def _deadline(
+        self, before: Table, after: Table, new: list[Event], now: datetime
+    ) -> datetime | None:
+        """R27: a fresh move time after every move; none when nobody is to move."""
+        if after.status != "playing" or after.game is None or after.game.to_move is None:
+            return None
+        if any(kind in ("move", "dealt") for kind, _ in new):
+            return now + timedelta(seconds=self.move_seconds(after))
+        return before.deadline
+
+    def move_seconds(self, table: Table) -> float:
+        override = self.settings.test_move_seconds if self.settings.testing else None
+        return override if override is not None else table.settings.move_seconds
+
+    async def create(
+        self,
+        *,
+        nick: str,
+        players: int,
+        name: str | None,
+        public: bool,
+        chat: bool,
+        short: bool,
+        move_seconds: int,
+        address: str,
+    ) -> Seated:
+        nick = clean_text(nick, NICK_MAX, "Nick")
+        name = clean_text(name, NAME_MAX, "Nazwa gry") if name and name.strip() else None
+        if players not in (2, 3, 4):
+            raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
+        if move_seconds not in PRIVATE_MOVE_SECONDS or (public and move_seconds != 60):
+            raise ServiceError(
+                "bad_move_time", "Czas na ruch to minuta; w grze prywatnej także 2 albo 5 minut."
+            )
+        creator_ip = ip_hash(self.hash_key, address)
+        token = new_token()
+        now = self.now()
+        async with self._create_lock, self.engine.begin() as conn:
+            if await db.count_active(conn) >= self.settings.max_active_games:
+                raise ServiceError(
+                    "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
+                )
+            if await db.count_active(conn, creator_ip) >= self.settings.max_games_per_ip:
+                raise ServiceError(
+                    "ip_limit",
+                    f"Z Twojego adresu jest już {self.settings.max_games_per_ip} aktywnych gier. "
+                    "Spróbuj później.",
+                    429,
+                )
+            code = new_code()
+            while await db.code_exists(conn, code):
+                code = new_code()
+            game_id = await db.insert_game(
+                conn,
+                code=code,
+                status="waiting",
+                players=players,
+                name=name,
+                public=public,
+                chat=chat,
+                target=rules.game.SHORT_TARGET if short else rules.game.TARGET,
+                move_seconds=move_seconds,
+                version=1,
+                created_at=now,
+                updated_at=now,
+                creator_ip=creator_ip,
+            )
+            await db.add_seat(conn, game_id, 0, nick, token_hash(token))
+            await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": nick})], now)
+        return Seated(code, 0, token)
+
+    async def join(self, code: str, nick: str) -> Seated:
+        nick = clean_text(nick, NICK_MAX, "Nick")
+        token = new_token()
+        seated: list[int] = []
+
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            _check_joinable(table)
+            if any(n is not None and n.casefold() == nick.casefold() for n in table.nicks):
+                raise ServiceError(
+                    "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
+                )
+            seat = table.free_seat()
+            assert seat is not None
+            await db.add_seat(conn, row.id, seat, nick, token_hash(token))
+            seated.append(seat)
+            events: list[Event] = [("joined", {"seat": seat, "nick": nick})]
+            if sum(n is None for n in table.nicks) == 1:
+                events.append(self._start_event(table.settings.players))
+            return events
+
+        await self._change(code, decide)
+        return Seated(code, seated[0], token)
+
+    def _start_event(self, players: int) -> Event:
+        """R5: the server draws the first dealer."""
+        data: dict[str, Any] = {"first_dealer": self.rng.randrange(players)}
+        if self.settings.testing and self.settings.test_start_scores is not None:
+            data["scores"] = list(self.settings.test_start_scores[:players])
+        return "started", data
+
+    async def move(
+        self, code: str, seat: int | None, version: int, action: dict[str, Any]
+    ) -> Table:
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            if seat is None:
+                raise ServiceError("spectator", "Oglądasz grę jako widz: nie możesz grać.", 403)
+            if table.status == "waiting":
+                raise ServiceError("not_started", "Gra jeszcze się nie zaczęła.", 409)
+            if table.status != "playing" or table.game is None:
+                raise ServiceError("game_over", "Gra jest już zakończona.", 409)
+            if version != table.version:
+                raise ServiceError("stale", "Stan gry się zmienił. Widok jest już odświeżony.", 409)
+            if not isinstance(action, dict):
+                raise ServiceError("malformed", "Nieprawidłowy ruch.")
+            try:
+                parsed = rules.action_from_json({**action, "seat": seat})
+                if isinstance(parsed, rules.Timeout):
+                    raise rules.IllegalAction("malformed", "Tego ruchu wykonuje serwer.")
+                rules.apply(table.game, parsed)
+            except rules.IllegalAction as refusal:
+                raise ServiceError(refusal.code, refusal.message, 409) from None
+            return [("move", rules.action_to_json(parsed))]
+
+        return await self._change(code, decide)
+
+    async def chat(self, code: str, seat: int | None, text: str) -> Table:
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            reason = chat_refusal(table, seat)
+            if reason is not None:
+                raise ServiceError("chat_closed", reason, 403)
+            assert seat is not None
+            return [("chat", {"seat": seat, "text": clean_text(text, CHAT_MAX, "Wiadomość")})]
+
+        return await self._change(code, decide)
+
+    async def rematch(self, code: str, seat: int | None) -> str:
+        """One click after the game: a new game, same players, same seats, same secrets."""
+        made: list[str] = []
+
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            if seat is None:
+                raise ServiceError("spectator", "Rewanż może założyć tylko gracz.", 403)
+            if table.status != "finished":
+                raise ServiceError("not_finished", "Rewanż można założyć po końcu gry.", 409)
+            if table.rematch is not None:
+                made.append(table.rematch)
+                return []
+            now = self.now()
+            code_new = new_code()
+            while await db.code_exists(conn, code_new):
+                code_new = new_code()
+            game_id = await db.insert_game(
+                conn,
+                code=code_new,
+                status="waiting",
+                players=row.players,
+                name=row.name,
+                public=row.public,
+                chat=row.chat,
+                target=row.target,
+                move_seconds=row.move_seconds,
+                version=0,
+                created_at=now,
+                updated_at=now,
+                creator_ip=row.creator_ip,
+            )
+            for old in await db.seats_of(conn, row.id):
+                await db.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
+            made.append(code_new)
+            return [("rematch", {"code": code_new})]
+
+        await self._change(code, decide)
+        await self._start_rematch(made[0])
+        return made[0]
+
+    async def _start_rematch(self, code: str) -> None:
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            if table.version:
+                return []
+            seats = await db.seats_of(conn, row.id)
+            joined = [("joined", {"seat": s.seat, "nick": s.nick}) for s in seats]
+            return [*joined, self._start_event(row.players)]
+
+        await self._change(code, decide)
+
+    # --- the sweeper's work -------------------------------------------------------
+
+    async def timeout(self, code: str) -> None:
+        """R28/R29: the seat to move ran out of time."""
+
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            now = self.now()
+            game = table.game
+            if row.status != "playing" or row.deadline is None or row.deadline > now:
+                return []
+            if game is None or game.to_move is None:
+                return []
+            return [("move", {"seat": game.to_move, "type": "timeout"})]
+
+        await self._change(code, decide)
+
+    async def expire(self, code: str) -> None:
+        """R31: cancel a game never filled within an hour, or not finished within a day."""
+
+        async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
+            now = self.now()
+            if row.status == "waiting" and row.created_at + FILL_WITHIN <= now:
+                return [("cancelled", {"reason": "not_filled"})]
+            if row.status == "playing" and row.started_at and row.started_at + FINISH_WITHIN <= now:
+                return [("cancelled", {"reason": "not_finished"})]
+            return []
+
+        await self._change(code, decide)
+
+    async def sweep(self) -> None:
+        """One pass: due moves, expired games, games past their keeping time."""
+        now = self.now()
+        async with self.engine.connect() as conn:
+            due = await db.due_moves(conn, now)
+            expired = await db.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
+        for code in due:
+            await self.timeout(code)
+        for code in expired:
+            await self.expire(code)
+        async with self.engine.begin() as conn:
+            deleted = await db.delete_ended(conn, now - KEEP_FOR)
+        for code in deleted:
+            self._tables.pop(code, None)
+            self._locks.pop(code, None)
+            await self.bus.publish(code, {"deleted": True})
+
+    # --- presence -----------------------------------------------------------------
+
+    async def connected(self, code: str, seat: int | None, delta: int) -> None:
+        if seat is None:
+            return
+        self.presence[code][seat] += delta
+        if self.presence[code][seat] <= 0:
+            del self.presence[code][seat]
+        await self.bus.publish(code, {"presence": True})
+
+    # --- what a viewer gets ---------------------------------------------------------
+
+    def snapshot(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The full state one connection may see: the rules' view plus the table around it."""
+        online = self.presence.get(table.code, Counter())
+        deadline_ms = None
+        if table.deadline is not None:
+            deadline_ms = max(0, int((table.deadline - self.now()).total_seconds() * 1000))
+        settings = table.settings
+        return {
+            "type": "state",
+            "v": table.version,
+            "game": {
+                "code": table.code,
+                "name": settings.name,
+                "status": table.status,
+                "players": settings.players,
+                "public": settings.public,
+                "chat": settings.chat,
+                "short": settings.target == rules.game.SHORT_TARGET,
+                "move_seconds": settings.move_seconds,
+                "seats": [
+                    {"seat": s, "nick": nick, "connected": online[s] > 0}
+                    for s, nick in enumerate(table.nicks)
+                ],
+                "you": seat,
+                "time_left_ms": deadline_ms,
+                "can_chat": chat_refusal(table, seat) is None,
+                "cancelled": table.cancelled,
+                "rematch": table.rematch,
+            },
+            "view": rules.view(table.game, seat) if table.game is not None else None,
+            "chat": [_chat_line(table, line) for line in table.chat] if settings.chat else [],
+        }
+
+
+def _check_joinable(table: Table) -> None:
+    if table.status == "cancelled":
+        raise ServiceError("cancelled", "Ta gra została anulowana.", 410)
+    if table.status == "finished":
+        raise ServiceError("finished", "Ta gra już się zakończyła.", 409)
+    if table.free_seat() is None:
+        raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)
+
+
+def chat_refusal(table: Table, seat: int | None) -> str | None:
+    """Why ``seat`` may not write now, or None (Regulamin §4.6)."""
+    if seat is None:
+        return "Widzowie nie mogą pisać na czacie."
+    if not table.settings.chat:
+        return "Czat w tej grze jest wyłączony."
+    if table.settings.public and seat not in table.moved:
+        return "W grze publicznej możesz pisać po swoim pierwszym ruchu."
+    return None
+
+
+def _chat_line(table: Table, line: ChatLine) -> dict[str, Any]:
+    return {
+        "seat": line.seat,
+        "nick": table.nicks[line.seat],
+        "text": line.text,
+        "at": line.at.isoformat(),
+    }

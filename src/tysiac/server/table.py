@@ -1,0 +1,127 @@
+"""A game table as the fold of its event log: seats, the rules state, chat.
+
+Event kinds (stored; never rename): ``joined`` {seat, nick}, ``started``
+{first_dealer, scores}, ``dealt`` {deck}, ``move`` {a rules action in JSON, with
+its seat}, ``chat`` {seat, text}, ``cancelled`` {reason}, ``rematch`` {code}.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from tysiac import rules
+from tysiac.rules.cards import card_code, parse_card
+
+CHAT_KEPT = 100  # lines of chat a snapshot carries
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    seat: int
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the creator chose; fixed for the life of the game."""
+
+    players: int
+    target: int
+    name: str | None
+    public: bool
+    chat: bool
+    move_seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    code: str
+    settings: Settings
+    version: int = 0
+    deadline: datetime | None = None  # of the pending move
+    nicks: tuple[str | None, ...] = ()
+    game: rules.Game | None = None  # None until every seat is taken
+    chat: tuple[ChatLine, ...] = ()
+    moved: frozenset[int] = frozenset()  # seats that made a move of their own
+    cancelled: str | None = None  # why the game was cancelled
+    rematch: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.cancelled is not None:
+            return "cancelled"
+        if self.game is None:
+            return "waiting"
+        return "finished" if self.game.is_over else "playing"
+
+    def free_seat(self) -> int | None:
+        return next((s for s, nick in enumerate(self.nicks) if nick is None), None)
+
+
+def empty_table(code: str, settings: Settings) -> Table:
+    return Table(code=code, settings=settings, nicks=(None,) * settings.players)
+
+
+def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
+    """The table after one event of its log (events were checked before they were stored)."""
+    version = table.version + 1
+    match kind:
+        case "joined":
+            nicks = list(table.nicks)
+            nicks[data["seat"]] = data["nick"]
+            return replace(table, version=version, nicks=tuple(nicks))
+        case "started":
+            game = rules.new_game(
+                table.settings.players,
+                data["first_dealer"],
+                table.settings.target,
+                data.get("scores"),
+            )
+            return replace(table, version=version, game=game)
+        case "dealt":
+            assert table.game is not None
+            deck = [parse_card(code) for code in data["deck"]]
+            return replace(table, version=version, game=rules.deal(table.game, deck))
+        case "move":
+            assert table.game is not None
+            action = rules.action_from_json(data)
+            moved = table.moved
+            if not isinstance(action, rules.Timeout | rules.Surrender):
+                moved = moved | {action.seat}
+            return replace(
+                table, version=version, game=rules.apply(table.game, action), moved=moved
+            )
+        case "chat":
+            line = ChatLine(data["seat"], data["text"], at)
+            return replace(table, version=version, chat=(*table.chat, line)[-CHAT_KEPT:])
+        case "cancelled":
+            cancelled = table.game
+            if cancelled is not None and not cancelled.is_over:
+                cancelled = rules.cancel(cancelled)
+            return replace(table, version=version, game=cancelled, cancelled=data["reason"])
+        case "rematch":
+            return replace(table, version=version, rematch=data["code"])
+    raise ValueError(f"Unknown event kind {kind!r}.")
+
+
+def deck_event(deck: list[int]) -> tuple[str, dict[str, Any]]:
+    return "dealt", {"deck": [card_code(c) for c in deck]}
+
+
+def public_event(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """What every viewer may learn of an event: no deck, no given or discarded card."""
+    match kind:
+        case "dealt":
+            hand = table.game.hand if table.game else None
+            return {"kind": "dealt", "dealer": hand.dealer if hand else None}
+        case "move":
+            public = {k: v for k, v in data.items() if k != "cards"}
+            return {"kind": public.pop("type"), **public}
+        case "chat":
+            return {"kind": "chat", "seat": data["seat"], "text": data["text"]}
+        case "started":
+            return {"kind": "started", "first_dealer": data["first_dealer"]}
+    return {"kind": kind, **data}

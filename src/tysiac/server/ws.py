@@ -1,0 +1,174 @@
+"""One WebSocket per open game page: accept, say hello, loop, clean up.
+
+The first message must be ``hello`` (with the player's token, or none for a
+spectator). Then the server sends a ``state`` snapshot for that viewer, and after
+every change an ``event`` message followed by a fresh ``state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .protocol import Chat, Hello, Move, Ping, Rematch, error_body, parse_message
+from .security import normalise_code
+from .service import UNKNOWN_GAME, GameService, ServiceError
+
+log = logging.getLogger(__name__)
+
+HELLO_SECONDS = 10.0
+BUCKET_SIZE = 20  # messages in a burst
+BUCKET_RATE = 5.0  # messages a second, sustained
+FLOOD_LIMIT = 50  # messages refused for the rate before the connection is closed
+
+
+class RateLimit:
+    """A token bucket per connection."""
+
+    def __init__(self) -> None:
+        self.tokens = float(BUCKET_SIZE)
+        self.last = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BUCKET_SIZE, self.tokens + (now - self.last) * BUCKET_RATE)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+def origin_allowed(ws: WebSocket, service: GameService) -> bool:
+    """Browsers send Origin; a page from another site may not drive a player's seat."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: bots and tools
+    host = ws.headers.get("host", "")
+    allowed = {f"http://{host}", f"https://{host}", service.settings.public_url}
+    return origin in allowed or origin in service.settings.allowed_origins
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, service: GameService, code: str, seat: int | None) -> None:
+        self.ws = ws
+        self.service = service
+        self.code = code
+        self.seat = seat
+        self.sent_version = -1
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._send_lock:
+            await self.ws.send_json(message)
+
+    async def send_state(self) -> None:
+        table = await self.service.table(self.code)
+        if table.version >= self.sent_version:
+            self.sent_version = table.version
+            await self.send(self.service.snapshot(table, self.seat))
+
+    async def error(self, error: ServiceError) -> None:
+        await self.send({"type": "error", **error_body(error)})
+
+    async def read(self) -> None:
+        limit = RateLimit()
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if not limit.allow():
+                if limit.refused > FLOOD_LIMIT:
+                    await self.ws.close(code=1008)
+                    return
+                await self.error(ServiceError("rate_limited", "Za dużo wiadomości naraz. Zwolnij."))
+                continue
+            text = message.get("text")
+            try:
+                if text is None:
+                    raise ServiceError("bad_json", "Wiadomości mają być tekstem JSON.")
+                await self.dispatch(text)
+            except ServiceError as error:
+                await self.error(error)
+                if error.code == "stale":
+                    await self.send_state()
+
+    async def dispatch(self, text: str) -> None:
+        command = parse_message(text)
+        match command:
+            case Move(v=version, action=action):
+                await self.service.move(self.code, self.seat, version, action)
+            case Chat(text=chat_text):
+                await self.service.chat(self.code, self.seat, chat_text)
+            case Rematch():
+                await self.service.rematch(self.code, self.seat)
+            case Ping():
+                await self.send({"type": "pong"})
+            case Hello():
+                raise ServiceError("already_hello", "Połączenie jest już przywitane.")
+
+    async def write(self) -> None:
+        queue = self.service.bus.subscribe(self.code)
+        try:
+            await self.send_state()
+            while True:
+                message = await queue.get()
+                if message.get("deleted"):
+                    await self.send({"type": "deleted"})
+                    await self.ws.close(code=1000)
+                    return
+                if "events" in message and message["v"] > self.sent_version:
+                    await self.send(
+                        {"type": "event", "v": message["v"], "events": message["events"]}
+                    )
+                await self.send_state()
+        finally:
+            self.service.bus.unsubscribe(self.code, queue)
+
+
+async def game_socket(ws: WebSocket) -> None:
+    service: GameService = ws.app.state.service
+    if not origin_allowed(ws, service):
+        await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403)
+        return
+    await ws.accept()
+    code = normalise_code(str(ws.path_params["code"]))
+    try:
+        if code is None:
+            raise ServiceError(*UNKNOWN_GAME)
+        hello = parse_message(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+        if not isinstance(hello, Hello):
+            raise ServiceError("hello_first", "Najpierw wyślij powitanie (hello).")
+        seat = await service.seat_of(code, hello.token)
+        await service.table(code)
+    except ServiceError as error:
+        await ws.send_json({"type": "error", **error_body(error)})
+        await ws.close(code=4000 + min(error.status, 999))
+        return
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        with contextlib.suppress(RuntimeError):
+            await ws.close(code=1008)
+        return
+    connection = Connection(ws, service, code, seat)
+    await service.connected(code, seat, +1)
+    tasks = [asyncio.create_task(connection.read()), asyncio.create_task(connection.write())]
+    try:
+        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            failure = task.exception()
+            if failure is not None and not isinstance(failure, WebSocketDisconnect | RuntimeError):
+                log.error("connection to game %s failed", code, exc_info=failure)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await service.connected(code, seat, -1)

@@ -1,0 +1,238 @@
+"""The engine, migrations, and the queries the game service needs.
+
+Every function takes an open ``AsyncConnection`` so the caller decides the
+transaction: one command of a game is one transaction, committed before anyone
+is told about it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, delete, event, func, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .schema import events, games, seats, server_secrets
+
+ACTIVE = ("waiting", "playing")
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes: every time in the store is UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def create_engine(url: str) -> AsyncEngine:
+    engine = create_async_engine(url)
+    if engine.dialect.name == "sqlite":
+        _tune_sqlite(engine.sync_engine)
+    return engine
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk before anyone is told
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)
+
+
+async def secret(conn: AsyncConnection, name: str) -> str:
+    """A server secret, made on first use and kept in the database."""
+    found = await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
+    if found is not None:
+        return str(found)
+    value = secrets.token_hex(32)
+    await conn.execute(insert(server_secrets).values(name=name, value=value))
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    code: str
+    status: str
+    players: int
+    name: str | None
+    public: bool
+    chat: bool
+    target: int
+    move_seconds: int
+    version: int
+    deadline: datetime | None
+    created_at: datetime
+    started_at: datetime | None
+    updated_at: datetime
+    creator_ip: str
+    rematch_code: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    nick: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: datetime
+
+
+def _game(row: Any) -> GameRow:
+    values = dict(row._mapping)
+    for key in ("deadline", "created_at", "started_at", "updated_at"):
+        values[key] = utc(values[key])
+    return GameRow(**values)
+
+
+async def insert_game(conn: AsyncConnection, **values: Any) -> int:
+    result = await conn.execute(insert(games).values(**values).returning(games.c.id))
+    return int(result.scalar_one())
+
+
+async def game_by_code(conn: AsyncConnection, code: str, *, lock: bool = False) -> GameRow | None:
+    query = select(games).where(games.c.code == code)
+    if lock and conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = (await conn.execute(query)).first()
+    return _game(row) if row is not None else None
+
+
+async def code_exists(conn: AsyncConnection, code: str) -> bool:
+    return await conn.scalar(select(func.count()).where(games.c.code == code)) != 0
+
+
+async def update_game(conn: AsyncConnection, game_id: int, **values: Any) -> None:
+    await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+
+async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
+    rows = await conn.execute(
+        select(seats.c.seat, seats.c.nick, seats.c.token_hash)
+        .where(seats.c.game_id == game_id)
+        .order_by(seats.c.seat)
+    )
+    return [SeatRow(r.seat, r.nick, r.token_hash) for r in rows]
+
+
+async def add_seat(
+    conn: AsyncConnection, game_id: int, seat: int, nick: str, token_hash: str
+) -> None:
+    await conn.execute(
+        insert(seats).values(game_id=game_id, seat=seat, nick=nick, token_hash=token_hash)
+    )
+
+
+async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list[EventRow]:
+    rows = await conn.execute(
+        select(events.c.seq, events.c.kind, events.c.data, events.c.at)
+        .where(events.c.game_id == game_id, events.c.seq > after)
+        .order_by(events.c.seq)
+    )
+    return [EventRow(r.seq, r.kind, r.data, utc(r.at) or r.at) for r in rows]
+
+
+async def append_events(
+    conn: AsyncConnection,
+    game_id: int,
+    first_seq: int,
+    new: Sequence[tuple[str, dict[str, Any]]],
+    at: datetime,
+) -> None:
+    await conn.execute(
+        insert(events),
+        [
+            {"game_id": game_id, "seq": first_seq + i, "kind": kind, "data": data, "at": at}
+            for i, (kind, data) in enumerate(new)
+        ],
+    )
+
+
+async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> int:
+    query = select(func.count()).select_from(games).where(games.c.status.in_(ACTIVE))
+    if creator_ip is not None:
+        query = query.where(games.c.creator_ip == creator_ip)
+    return int(await conn.scalar(query) or 0)
+
+
+async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[GameRow, list[str]]]:
+    rows = (
+        await conn.execute(
+            select(games)
+            .where(games.c.public.is_(True), games.c.status.in_(ACTIVE))
+            .order_by(games.c.created_at.desc())
+            .limit(limit)
+        )
+    ).all()
+    listed = []
+    for row in rows:
+        game = _game(row)
+        listed.append((game, [s.nick for s in await seats_of(conn, game.id)]))
+    return listed
+
+
+async def due_moves(conn: AsyncConnection, now: datetime, limit: int = 100) -> list[str]:
+    """Codes of games whose pending move is past its deadline."""
+    rows = await conn.execute(
+        select(games.c.code)
+        .where(games.c.status == "playing", games.c.deadline <= now)
+        .order_by(games.c.deadline)
+        .limit(limit)
+    )
+    return [r.code for r in rows]
+
+
+async def expired(
+    conn: AsyncConnection, waiting_before: datetime, playing_before: datetime
+) -> list[str]:
+    """Codes of games past their lifetime (R31): never filled, or never finished."""
+    rows = await conn.execute(
+        select(games.c.code).where(
+            ((games.c.status == "waiting") & (games.c.created_at <= waiting_before))
+            | ((games.c.status == "playing") & (games.c.started_at <= playing_before))
+        )
+    )
+    return [r.code for r in rows]
+
+
+async def delete_ended(conn: AsyncConnection, changed_before: datetime) -> list[str]:
+    """Delete finished and cancelled games (with their log and chat) not changed since."""
+    condition = games.c.status.in_(("finished", "cancelled")) & (
+        games.c.updated_at <= changed_before
+    )
+    codes = [r.code for r in await conn.execute(select(games.c.code).where(condition))]
+    if codes:
+        ids = select(games.c.id).where(condition).scalar_subquery()
+        await conn.execute(delete(events).where(events.c.game_id.in_(ids)))
+        await conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
+        await conn.execute(delete(games).where(condition))
+    return codes
