@@ -24,7 +24,7 @@ def main() -> None:
         create_app(Settings.from_env()),
         host=args.host,
         port=args.port,
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=MAX_BODY * 4,
         proxy_headers=False,
         server_header=False,

@@ -29,6 +29,7 @@ class Settings:
     testing: bool = False
     test_move_seconds: float | None = None
     test_start_scores: tuple[int, ...] | None = None
+    test_deck: tuple[str, ...] | None = None  # every hand dealt from this order
     clock: Callable[[], datetime] = field(default=utc_now)
 
     @classmethod

@@ -168,7 +168,7 @@ class GameService:
                     stored.append((kind, data))
                     published.append(public_event(table, kind, data))
                     if not pending and table.game is not None and table.game.awaiting_deal:
-                        pending.append(deck_event(rules.shuffle(self.rng)))  # R9
+                        pending.append(deck_event(self._shuffled()))
                 table = replace(table, deadline=self._deadline(before, table, stored, now))
                 await db.append_events(conn, row.id, before.version + 1, stored, now)
                 await db.update_game(
@@ -183,6 +183,12 @@ class GameService:
             self._tables[code] = table
         await self.bus.publish(code, {"v": table.version, "events": published})
         return table
+
+    def _shuffled(self) -> list[int]:
+        """R9: a deck from the secure generator (a fixed one only in tests)."""
+        if self.settings.testing and self.settings.test_deck is not None:
+            return [rules.parse_card(code) for code in self.settings.test_deck]
+        return rules.shuffle(self.rng)
 
     def _deadline(
         self, before: Table, after: Table, new: list[Event], now: datetime

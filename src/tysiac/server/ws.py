@@ -22,9 +22,9 @@ from .service import UNKNOWN_GAME, GameService, ServiceError
 log = logging.getLogger(__name__)
 
 HELLO_SECONDS = 10.0
-BUCKET_SIZE = 20  # messages in a burst
-BUCKET_RATE = 5.0  # messages a second, sustained
-FLOOD_LIMIT = 50  # messages refused for the rate before the connection is closed
+BUCKET_SIZE = 30  # messages in a burst
+BUCKET_RATE = 10.0  # messages a second, sustained
+FLOOD_LIMIT = 50  # messages refused in a row for the rate before the connection is closed
 
 
 class RateLimit:
@@ -41,6 +41,7 @@ class RateLimit:
         self.last = now
         if self.tokens >= 1:
             self.tokens -= 1
+            self.refused = 0
             return True
         self.refused += 1
         return False

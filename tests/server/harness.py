@@ -1,0 +1,248 @@
+"""A real server on a real socket, and scripted clients over real HTTP and WebSockets."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tysiac.server.app import create_app
+from tysiac.server.config import Settings
+
+Message = dict[str, Any]
+
+
+@dataclass
+class FakeClock:
+    """The server's clock in tests: moves only when a test says so."""
+
+    now: datetime = field(default_factory=lambda: datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+class LiveServer:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            create_app(settings), ws="websockets-sansio", log_level="warning", ws_max_size=16384
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=10)
+
+    def create(self, nick: str = "Ala", players: int = 3, **options: Any) -> Message:
+        with self.http() as client:
+            response = client.post("/api/games", json={"nick": nick, "players": players, **options})
+        assert response.status_code == 201, response.text
+        data: Message = response.json()
+        return data
+
+    def join(self, code: str, nick: str) -> Message:
+        with self.http() as client:
+            response = client.post(f"/api/games/{code}/join", json={"nick": nick})
+        assert response.status_code == 200, response.text
+        data: Message = response.json()
+        return data
+
+    def full_table(self, players: int = 3, **options: Any) -> tuple[str, list[str]]:
+        """A started game: its code and every seat's token, seat order."""
+        created = self.create("Gracz0", players, **options)
+        tokens = [created["token"]]
+        for seat in range(1, players):
+            joined = self.join(created["code"], f"Gracz{seat}")
+            assert joined["seat"] == seat
+            tokens.append(joined["token"])
+        return created["code"], tokens
+
+    def client(self, code: str, token: str | None = None) -> Client:
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token)
+
+
+@contextmanager
+def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
+        sweep_seconds=0.02,
+        testing=True,
+        **overrides,
+    )
+    server = LiveServer(settings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """One WebSocket connection, as a game page would hold it."""
+
+    def __init__(self, url: str, token: str | None) -> None:
+        self.url = url
+        self.token = token
+        self.state: Message = {}
+        self.messages: list[Message] = []
+        self._connection = connect(url, open_timeout=10)
+        self.ws: ClientConnection = self._connection.__enter__()
+        self.send({"type": "hello", "token": token})
+        self.wait(lambda m: m["type"] in ("state", "error"))
+
+    @property
+    def seat(self) -> int | None:
+        you: int | None = self.state["game"]["you"]
+        return you
+
+    @property
+    def view(self) -> Message:
+        view: Message = self.state["view"]
+        return view
+
+    def send(self, message: Message) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.ws.send(text)
+
+    def receive(self, timeout: float) -> Message | None:
+        try:
+            text = self.ws.recv(timeout=timeout)
+        except TimeoutError:
+            return None
+        message: Message = json.loads(text)
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def wait(self, predicate: Callable[[Message], bool], timeout: float = 10) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"timed out; last messages: {self.messages[-3:]}"
+            message = self.receive(left)
+            if message is not None and predicate(message):
+                return message
+
+    def drain(self, timeout: float = 0.05) -> None:
+        while self.receive(timeout) is not None:
+            pass
+
+    def move(self, action: Message, version: int | None = None) -> None:
+        self.send(
+            {"type": "move", "v": self.state["v"] if version is None else version, "action": action}
+        )
+
+    def wait_state(self, predicate: Callable[[Message], bool], timeout: float = 10) -> Message:
+        return self.wait(lambda m: m["type"] == "state" and predicate(m), timeout)
+
+    def error(self, timeout: float = 10) -> Message:
+        return self.wait(lambda m: m["type"] == "error", timeout)["error"]
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+    def closed(self, timeout: float = 5) -> bool:
+        try:
+            self.wait(lambda m: False, timeout)
+        except ConnectionClosed:
+            return True
+        except AssertionError:
+            return False
+        return False
+
+
+RANKS = "9JQKTA"
+POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
+# Dealt in blocks from the mus player on: the first block holds two marriages, so
+# the mus player (declaring 100 when everyone passes) always makes the contract.
+STRONG_DECK = tuple(
+    "KH QH AH TH KS QS AS TS JH 9H "  # 2 players: the mus player's 10 (3, 4: first 7)
+    "AD TD KD QD JD 9D AC TC KC QC JC 9C JS 9S".split()
+)
+
+
+def simple_move(view: Message) -> Message:
+    """A legal move: pass, musik 0, the first cards, the lowest contract, a sensible card."""
+    legal = view["legal"]
+    if "bid" in legal:
+        return {"type": "pass"}
+    if "musik" in legal:
+        return {"type": "musik", "index": 0}
+    if "give" in legal:
+        to, cards = legal["give"]["to"], legal["give"]["cards"]
+        weakest = sorted(cards, key=lambda c: POINTS[c[0]])
+        return {"type": "give", "cards": {str(to[0]): weakest[0], str(to[1]): weakest[1]}}
+    if "discard" in legal:
+        return {
+            "type": "discard",
+            "cards": sorted(legal["discard"], key=lambda c: POINTS[c[0]])[:2],
+        }
+    if "declare" in legal:
+        return {"type": "declare", "value": legal["declare"][0]}
+    cards = legal["play"]
+    melds = [c for c in cards if c in view["hand"]["meld_cards"] and not view["hand"]["trick"]]
+    if melds:
+        return {"type": "play", "card": max(melds, key=lambda c: "SCDH".index(c[1]))}
+    by_points = sorted(cards, key=lambda c: POINTS[c[0]])
+    declarer = view["hand"]["declarer"] == view["seat"]
+    return {"type": "play", "card": by_points[-1] if declarer else by_points[0]}
+
+
+def play_until(
+    clients: list[Client],
+    done: Callable[[Message], bool],
+    choose: Callable[[Message], Message] = simple_move,
+    limit: float = 60,
+) -> None:
+    """Each client moves when its state says it is to move, until ``done(state)``."""
+    deadline = time.monotonic() + limit
+    moved_at: dict[int, int] = {}
+    while True:
+        assert time.monotonic() < deadline, "game did not finish"
+        for index, client in enumerate(clients):
+            seen = len(client.messages)
+            client.drain(0.002)
+            if any(m["type"] == "error" for m in client.messages[seen:]):
+                moved_at.pop(index, None)  # refused (e.g. too fast): try again
+                time.sleep(0.2)
+            state = client.state
+            if done(state):
+                return
+            view = state.get("view")
+            if view and view["legal"] and moved_at.get(index) != state["v"]:
+                moved_at[index] = state["v"]
+                client.move(choose(view))

@@ -1,0 +1,129 @@
+"""Whole games over real HTTP and WebSockets: players, spectators, reconnecting."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .harness import STRONG_DECK, live_server, play_until, simple_move
+
+CARD = re.compile(r'"([9JQKTA][SCDH])"')
+
+
+def over(state: dict) -> bool:
+    return state.get("game", {}).get("status") == "finished"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_full_game_to_the_end(tmp_path: Path, players: int) -> None:
+    near = (850,) * players  # test-only: start near the target, and a deck the mus player wins
+    with live_server(tmp_path, test_start_scores=near, test_deck=STRONG_DECK) as server:
+        code, tokens = server.full_table(players)
+        clients = [server.client(code, token) for token in tokens]
+        watcher = server.client(code)
+        assert [c.seat for c in clients] == list(range(players)) and watcher.seat is None
+        play_until(clients, over)
+        view = (
+            clients[0].wait_state(over)["view"] if not over(clients[0].state) else clients[0].view
+        )
+        assert view["status"] == "over"
+        outcome = view["outcome"]
+        assert outcome["reason"] == "points"
+        winner = outcome["winner"]
+        assert view["scores"][winner] >= 1000
+        assert view["results"][-1]["declarer"] == winner and view["results"][-1]["made"]
+        assert len(view["results"]) >= 2  # several hands: the deal moved round the table
+        watcher.wait_state(lambda s: s["game"]["status"] == "finished")
+        assert watcher.view["outcome"] == outcome
+        with server.http() as http:
+            assert http.get(f"/api/games/{code}").json()["status"] == "finished"
+
+
+def test_each_seat_sees_only_its_own_cards(tmp_path: Path) -> None:
+    with live_server(tmp_path, test_start_scores=(950, 950, 950)) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, token) for token in tokens]
+        watcher = server.client(code)
+        play_until(clients, lambda s: s.get("view", {}).get("hand", {}).get("phase") == "play")
+        for client in (*clients, watcher):
+            client.drain()
+        for index, client in enumerate(clients):
+            own = set(client.view["hand"]["cards"])
+            musik = set(client.view["hand"]["musiks"][0]["cards"] or [])  # shown to all
+            for other in clients[:index] + clients[index + 1 :]:
+                text = json.dumps(other.messages)
+                gave = set((other.view["hand"]["given"] or {}).values())  # the declarer knows
+                hidden = own - musik - gave
+                assert hidden and not hidden & set(CARD.findall(text)), (index, hidden)
+        spectator_text = json.dumps(watcher.messages)
+        for client in clients:
+            musik = set(client.view["hand"]["musiks"][0]["cards"] or [])
+            assert not (set(client.view["hand"]["cards"]) - musik) & set(
+                CARD.findall(spectator_text)
+            )
+
+
+def test_spectator_cannot_play_or_write(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, _ = server.full_table(3)
+        watcher = server.client(code)
+        assert watcher.view["hand"]["cards"] is None and watcher.view["legal"] == {}
+        watcher.move({"type": "pass"})
+        assert watcher.error()["code"] == "spectator"
+        watcher.send({"type": "chat", "text": "hej"})
+        assert watcher.error()["code"] == "chat_closed"
+        assert watcher.state["game"]["can_chat"] is False
+
+
+def test_reconnect_resumes_the_same_seat_and_state(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, token) for token in tokens]
+        mover = next(c for c in clients if c.view["to_move"] == c.seat)
+        mover.move({"type": "pass"})
+        mover.wait_state(lambda s: s["view"]["to_move"] != mover.seat)
+        before = mover.state
+        mover.close()
+        others = [c for c in clients if c is not mover]
+        others[0].wait_state(lambda s: not s["game"]["seats"][before["game"]["you"]]["connected"])
+        again = server.client(code, tokens[before["game"]["you"]])
+        assert again.seat == before["game"]["you"]
+        assert again.state["v"] == before["v"] and again.view == before["view"]
+        others[0].wait_state(lambda s: s["game"]["seats"][again.seat]["connected"])
+
+
+def test_stale_and_repeated_commands_change_nothing(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, token) for token in tokens]
+        mover = next(c for c in clients if c.view["to_move"] == c.seat)
+        version = mover.state["v"]
+        mover.move({"type": "pass"}, version)
+        mover.move({"type": "pass"}, version)  # a double click
+        assert mover.error()["code"] == "stale"
+        mover.wait_state(lambda s: s["v"] == version + 1)
+        mover.drain(0.2)
+        assert mover.state["v"] == version + 1
+        assert len(mover.state["view"]["hand"]["auction"]) == 1
+
+
+def test_out_of_turn_and_illegal_moves_are_refused(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, token) for token in tokens]
+        waiting = next(c for c in clients if c.view["to_move"] != c.seat)
+        waiting.move({"type": "pass"})
+        assert waiting.error()["code"] == "not_your_turn"
+        mover = next(c for c in clients if c.view["to_move"] == c.seat)
+        mover.move({"type": "bid", "value": 105})
+        error = mover.error()
+        assert (
+            error["code"] == "bid_step" and error["message"] == "Licytuje się pełnymi dziesiątkami."
+        )
+        mover.move({"type": "timeout"})
+        assert mover.error()["code"] == "malformed"
+        mover.move(simple_move(mover.view))
+        mover.wait_state(lambda s: s["view"]["to_move"] != mover.seat)
