@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,29 +41,14 @@ class FakeClock:
         self.now += timedelta(**delta)
 
 
-class LiveServer:
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            create_app(settings), ws="websockets-sansio", log_level="warning", ws_max_size=16384
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+class Endpoint:
+    """Talks to a server on 127.0.0.1:``port`` the way the pages and bots do."""
 
-    def start(self) -> None:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.01)
+    port: int
 
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=10)
@@ -90,6 +79,76 @@ class LiveServer:
 
     def client(self, code: str, token: str | None = None) -> Client:
         return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token)
+
+
+class LiveServer(Endpoint):
+    """The app in a thread of the test process, on a socket of its own."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(
+            create_app(settings), ws="websockets-sansio", log_level="warning", ws_max_size=16384
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+class ProcessServer(Endpoint):
+    """``python -m tysiac.server`` in a process of its own, as ``make run`` starts it."""
+
+    def __init__(self, database: Path, log: Path) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.env = {
+            **os.environ,
+            "TYSIAC_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+            "TYSIAC_PUBLIC_URL": self.base,
+        }
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tysiac.server", "--port", str(self.port)],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while True:
+            assert time.monotonic() < deadline, self.log.read_text()
+            try:
+                if httpx.get(f"{self.base}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, no goodbye."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
 
 
 @contextmanager
@@ -246,3 +305,14 @@ def play_until(
             if view and view["legal"] and moved_at.get(index) != state["v"]:
                 moved_at[index] = state["v"]
                 client.move(choose(view))
+
+
+def settle(clients: list[Client]) -> int:
+    """Wait until every client has the newest state; return its version."""
+    for client in clients:
+        client.drain(0.02)
+    newest = max(c.state["v"] for c in clients)
+    for client in clients:
+        if client.state["v"] < newest:
+            client.wait_state(lambda s: s["v"] >= newest)
+    return newest
