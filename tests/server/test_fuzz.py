@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,11 +22,17 @@ CARDS = [r + s for r in "9JQKTA" for s in "SCDH"]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 actions = st.fixed_dictionaries(
-    {"type": st.sampled_from(["bid", "pass", "musik", "give", "discard", "declare", "play", "timeout"])},
+    {
+        "type": st.sampled_from(
+            ["bid", "pass", "musik", "give", "discard", "declare", "play", "timeout"]
+        )
+    },
     optional={
         "value": st.integers(-50, 500) | st.text(max_size=3),
         "index": st.integers(-2, 3),
@@ -77,7 +82,9 @@ def send(client: Client, kind: str, payload: Any) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.lists(st.tuples(st.integers(0, 3), messages), min_size=1, max_size=25))
-def test_random_input_never_breaks_or_leaks(server: LiveServer, burst: list[tuple[int, Any]]) -> None:
+def test_random_input_never_breaks_or_leaks(
+    server: LiveServer, burst: list[tuple[int, Any]]
+) -> None:
     code, tokens = server.full_table(3)
     clients = [server.client(code, t) for t in tokens] + [server.client(code)]
     for who, (kind, payload) in burst:

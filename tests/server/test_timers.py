@@ -93,3 +93,22 @@ def test_finished_game_deleted_seven_days_after_its_last_change(tmp_path: Path) 
         player.wait(lambda m: m["type"] == "deleted")
         with server.http() as http:
             assert http.get(f"/api/games/{code}").status_code == 404
+
+
+def test_r27_sixty_seconds_a_move_or_what_a_private_game_chose(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock) as server:
+        code, _ = server.full_table(3)
+        watcher = server.client(code)
+        assert watcher.state["game"]["move_seconds"] == 60
+        assert watcher.state["game"]["time_left_ms"] == 60_000
+        slow, _ = server.full_table(3, move_seconds=300)
+        patient = server.client(slow)
+        first = patient.view["to_move"]
+        assert patient.state["game"]["time_left_ms"] == 300_000
+        clock.advance(seconds=61)
+        watcher.wait_state(lambda s: s["view"]["timeouts"] != [0, 0, 0])
+        patient.drain(0.2)
+        assert patient.view["timeouts"] == [0, 0, 0]
+        clock.advance(seconds=240)
+        patient.wait_state(lambda s: s["view"]["timeouts"][first] == 1)

@@ -102,7 +102,11 @@ class GameService:
         self._tables[row.code] = table
         return table
 
-    async def table(self, code: str) -> Table:
+    async def table(self, code: str, at_least: int | None = None) -> Table:
+        """The current table; the cache serves it when it is at least at version ``at_least``."""
+        cached = self._tables.get(code)
+        if cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
         async with self.engine.connect() as conn:
             row = await db.game_by_code(conn, code)
             if row is None:
@@ -151,6 +155,8 @@ class GameService:
     ) -> Table:
         """Run ``decide`` under the game's lock; store, then publish, the events it returns."""
         published: list[dict[str, Any]] = []
+        if code not in self._tables:
+            await self.table(code)  # unknown codes get no lock of their own
         async with self._locks[code]:
             async with self.engine.begin() as conn:
                 row = await db.game_by_code(conn, code, lock=True)
@@ -430,6 +436,8 @@ class GameService:
         self.presence[code][seat] += delta
         if self.presence[code][seat] <= 0:
             del self.presence[code][seat]
+            if not self.presence[code]:
+                del self.presence[code]
         await self.bus.publish(code, {"presence": True})
 
     # --- what a viewer gets ---------------------------------------------------------

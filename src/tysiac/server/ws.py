@@ -70,8 +70,8 @@ class Connection:
         async with self._send_lock:
             await self.ws.send_json(message)
 
-    async def send_state(self) -> None:
-        table = await self.service.table(self.code)
+    async def send_state(self, version: int | None = None) -> None:
+        table = await self.service.table(self.code, at_least=version)
         if table.version >= self.sent_version:
             self.sent_version = table.version
             await self.send(self.service.snapshot(table, self.seat))

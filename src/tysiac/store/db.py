@@ -185,19 +185,24 @@ async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> 
 
 
 async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[GameRow, list[str]]]:
-    rows = (
-        await conn.execute(
-            select(games)
-            .where(games.c.public.is_(True), games.c.status.in_(ACTIVE))
-            .order_by(games.c.created_at.desc())
-            .limit(limit)
+    """Public games waiting or being played, newest first, with their players' nicks."""
+    rows = await conn.execute(
+        select(games)
+        .where(games.c.public.is_(True), games.c.status.in_(ACTIVE))
+        .order_by(games.c.created_at.desc())
+        .limit(limit)
+    )
+    listed = [_game(row) for row in rows]
+    nicks: dict[int, list[str]] = {game.id: [] for game in listed}
+    if nicks:
+        seated = await conn.execute(
+            select(seats.c.game_id, seats.c.nick)
+            .where(seats.c.game_id.in_(list(nicks)))
+            .order_by(seats.c.game_id, seats.c.seat)
         )
-    ).all()
-    listed = []
-    for row in rows:
-        game = _game(row)
-        listed.append((game, [s.nick for s in await seats_of(conn, game.id)]))
-    return listed
+        for row in seated:
+            nicks[row.game_id].append(row.nick)
+    return [(game, nicks[game.id]) for game in listed]
 
 
 async def due_moves(conn: AsyncConnection, now: datetime, limit: int = 100) -> list[str]:
