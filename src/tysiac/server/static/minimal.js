@@ -256,7 +256,9 @@ function initGame() {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(code)}`);
     G.socket = socket;
     $("connection").textContent = "Łączenie…";
+    let opened = false;
     socket.addEventListener("open", () => {
+      opened = true;
       socket.send(JSON.stringify({ type: "hello", token: G.seat ? G.seat.token : null }));
     });
     socket.addEventListener("message", (event) => {
@@ -264,6 +266,11 @@ function initGame() {
     });
     socket.addEventListener("close", (event) => {
       if (socket === G.socket) onClose(event);
+    });
+    // A connection that never opened: browsers follow "error" with "close", some
+    // runtimes do not. onClose clears G.socket, so it runs once either way.
+    socket.addEventListener("error", () => {
+      if (socket === G.socket && !opened) onClose({ code: 1006 });
     });
   }
 
