@@ -153,6 +153,7 @@ class ProcessServer(Endpoint):
 
 @contextmanager
 def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
+    overrides.setdefault("hand_pause_seconds", 0.0)
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
         sweep_seconds=0.02,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import STRONG_DECK, live_server, play_until, simple_move
+from .harness import STRONG_DECK, FakeClock, live_server, play_until, simple_move
 
 CARD = re.compile(r'"([9JQKTA][SCDH])"')
 
@@ -127,3 +127,68 @@ def test_out_of_turn_and_illegal_moves_are_refused(tmp_path: Path) -> None:
         assert mover.error()["code"] == "malformed"
         mover.move(simple_move(mover.view))
         mover.wait_state(lambda s: s["view"]["to_move"] != mover.seat)
+
+
+def test_hand_result_stays_on_the_table_before_the_next_deal(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock, hand_pause_seconds=5, test_deck=STRONG_DECK) as server:
+        code, tokens = server.full_table(2)
+        clients = [server.client(code, t) for t in tokens]
+        watcher = server.client(code)
+        play_until(clients, lambda s: s["view"]["hand"]["phase"] == "over")
+        state = watcher.wait_state(lambda s: s["view"]["hand"]["phase"] == "over")
+        view = state["view"]
+        assert view["to_move"] is None and view["legal"] == {} and view["awaiting_deal"]
+        assert state["game"]["time_left_ms"] == 5000
+        result = view["results"][-1]
+        assert result["made"] and result["declarer"] == view["hand"]["declarer"]
+        hand = view["hand"]
+        unused = 1 - hand["musik_taken"]
+        assert hand["musiks"][unused]["cards"] is not None  # R16: shown when the hand ends
+        assert hand["musiks"][hand["musik_taken"]]["cards"] is None  # still the declarer's
+        assert len(hand["last_trick"]["cards"]) == 2
+        clock.advance(seconds=5)
+        nxt = watcher.wait_state(lambda s: s["view"]["hand_number"] == 2)
+        assert nxt["view"]["hand"]["phase"] == "bidding"
+        assert nxt["view"]["hand"]["dealer"] != hand["dealer"]  # R5
+
+
+def test_chat_in_between_does_not_make_a_move_stale(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, t) for t in tokens]
+        mover = next(c for c in clients if c.view["to_move"] == c.seat)
+        talker = next(c for c in clients if c is not mover)
+        version = mover.state["v"]
+        talker.send({"type": "chat", "text": "powodzenia"})
+        talker.wait_state(lambda s: s["v"] == version + 1)
+        mover.move({"type": "pass"}, version)  # acted on the state before the chat line
+        mover.wait_state(lambda s: s["view"]["hand"]["auction"] != [])
+
+
+def test_timeout_event_tells_what_the_server_did(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock) as server:
+        code, _ = server.full_table(3)
+        watcher = server.client(code)
+        first = watcher.view["to_move"]
+        clock.advance(seconds=61)
+        message = watcher.wait(lambda m: m["type"] == "event")
+        assert message["events"] == [
+            {"kind": "timeout", "seat": first, "walkover": False, "move": {"kind": "pass", "seat": first}}
+        ]
+
+
+def test_unknown_paths_get_the_error_shape(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server, server.http() as http:
+        missing = http.get("/nope")
+        assert missing.status_code == 404
+        assert missing.json() == {"error": {"code": "not_found", "message": "Nie ma takiej strony."}}
+        wrong = http.delete("/api/games")
+        assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_links_use_the_address_the_player_came_by(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        created = server.create("Ala", 2)
+        assert created["link"] == f"{server.base}/g/{created['code']}"

@@ -20,13 +20,15 @@ def main() -> None:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    settings = Settings.from_env()
     uvicorn.run(
-        create_app(Settings.from_env()),
+        create_app(settings),
         host=args.host,
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=MAX_BODY * 4,
-        proxy_headers=False,
+        proxy_headers=settings.forwarded_allow_ips is not None,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         server_header=False,
     )
 

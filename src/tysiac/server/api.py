@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -29,7 +30,7 @@ def _code(request: Request) -> str:
 
 
 def _seated(request: Request, seated: Seated, status: int) -> JSONResponse:
-    base = service_of(request).settings.public_url
+    base = service_of(request).settings.public_url or str(request.base_url).rstrip("/")
     return JSONResponse(
         {
             "code": seated.code,
@@ -103,6 +104,18 @@ async def game_page(request: Request) -> Response:
 async def service_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ServiceError)
     return JSONResponse(error_body(error), status_code=error.status)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    """Unknown paths and wrong methods get the same error shape as everything else."""
+    assert isinstance(error, HTTPException)
+    if error.status_code == 404:
+        refusal = ServiceError("not_found", "Nie ma takiej strony.", 404)
+    elif error.status_code == 405:
+        refusal = ServiceError("method_not_allowed", "Ta metoda nie jest tu obsługiwana.", 405)
+    else:
+        refusal = ServiceError("http_error", "Nieprawidłowe żądanie.", error.status_code)
+    return JSONResponse(error_body(refusal), status_code=refusal.status, headers=error.headers)
 
 
 routes = [

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -17,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tysiac.bus.local import LocalBus
 from tysiac.store import db
 
-from .api import STATIC, routes, service_error
+from .api import STATIC, http_error, routes, service_error
 from .config import Settings
 from .service import GameService, ServiceError
 from .ws import game_socket
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             WebSocketRoute("/ws/{code}", game_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        exception_handlers={ServiceError: service_error},
+        exception_handlers={ServiceError: service_error, HTTPException: http_error},
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)

@@ -20,10 +20,12 @@ def _env_int(name: str, default: int) -> int:
 @dataclass(frozen=True)
 class Settings:
     database_url: str = "sqlite+aiosqlite:///tysiac.db"
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str | None = None  # the address in game links; by default the request's own
     max_games_per_ip: int = 10
     max_active_games: int = 200
     sweep_seconds: float = 1.0
+    hand_pause_seconds: float = 5.0  # to read a hand's result before the next deal
+    forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For
     allowed_origins: tuple[str, ...] = ()  # besides the server's own
     # Test-only knobs: settable from code, never from a client or the environment.
     testing: bool = False
@@ -37,7 +39,8 @@ class Settings:
         origins = tuple(o for o in os.environ.get("TYSIAC_ALLOWED_ORIGINS", "").split(",") if o)
         return cls(
             database_url=os.environ.get("TYSIAC_DATABASE_URL", cls.database_url),
-            public_url=os.environ.get("TYSIAC_PUBLIC_URL", cls.public_url).rstrip("/"),
+            public_url=(os.environ.get("TYSIAC_PUBLIC_URL") or "").rstrip("/") or None,
+            forwarded_allow_ips=os.environ.get("TYSIAC_FORWARDED_ALLOW_IPS") or None,
             max_games_per_ip=_env_int("TYSIAC_MAX_GAMES_PER_IP", cls.max_games_per_ip),
             max_active_games=_env_int("TYSIAC_MAX_ACTIVE_GAMES", cls.max_active_games),
             allowed_origins=origins,

@@ -170,11 +170,18 @@ class GameService:
                 table, stored, pending = before, [], list(new)
                 while pending:
                     kind, data = pending.pop(0)
-                    table = apply_event(table, kind, data, now)
+                    after = apply_event(table, kind, data, now)
                     stored.append((kind, data))
-                    published.append(public_event(table, kind, data))
-                    if not pending and table.game is not None and table.game.awaiting_deal:
-                        pending.append(deck_event(self._shuffled()))
+                    published.append(public_event(table, after, kind, data))
+                    table = after
+                    game = table.game
+                    if (
+                        not pending
+                        and game is not None
+                        and game.awaiting_deal
+                        and game.hand is None
+                    ):
+                        pending.append(deck_event(self._shuffled()))  # the first hand, at once
                 table = replace(table, deadline=self._deadline(before, table, stored, now))
                 await db.append_events(conn, row.id, before.version + 1, stored, now)
                 await db.update_game(
@@ -199,12 +206,20 @@ class GameService:
     def _deadline(
         self, before: Table, after: Table, new: list[Event], now: datetime
     ) -> datetime | None:
-        """R27: a fresh move time after every move; none when nobody is to move."""
-        if after.status != "playing" or after.game is None or after.game.to_move is None:
+        """R27: a fresh move time after every move; after a hand, a pause to read its result."""
+        game = after.game
+        if after.status != "playing" or game is None:
             return None
-        if any(kind in ("move", "dealt") for kind, _ in new):
-            return now + timedelta(seconds=self.move_seconds(after))
-        return before.deadline
+        changed = any(kind in ("move", "dealt") for kind, _ in new)
+        if game.awaiting_deal:
+            return (
+                now + timedelta(seconds=self.settings.hand_pause_seconds)
+                if changed
+                else before.deadline
+            )
+        if game.to_move is None:
+            return None
+        return now + timedelta(seconds=self.move_seconds(after)) if changed else before.deadline
 
     def move_seconds(self, table: Table) -> float:
         override = self.settings.test_move_seconds if self.settings.testing else None
@@ -234,17 +249,7 @@ class GameService:
         token = new_token()
         now = self.now()
         async with self._create_lock, self.engine.begin() as conn:
-            if await db.count_active(conn) >= self.settings.max_active_games:
-                raise ServiceError(
-                    "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
-                )
-            if await db.count_active(conn, creator_ip) >= self.settings.max_games_per_ip:
-                raise ServiceError(
-                    "ip_limit",
-                    f"Z Twojego adresu jest już {self.settings.max_games_per_ip} aktywnych gier. "
-                    "Spróbuj później.",
-                    429,
-                )
+            await self._check_limits(conn, creator_ip)
             code = new_code()
             while await db.code_exists(conn, code):
                 code = new_code()
@@ -266,6 +271,20 @@ class GameService:
             await db.add_seat(conn, game_id, 0, nick, token_hash(token))
             await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": nick})], now)
         return Seated(code, 0, token)
+
+    async def _check_limits(self, conn: AsyncConnection, creator_ip: str) -> None:
+        """Regulamin §4.3: at most N active games from one address, M in the service."""
+        if await db.count_active(conn) >= self.settings.max_active_games:
+            raise ServiceError(
+                "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
+            )
+        if await db.count_active(conn, creator_ip) >= self.settings.max_games_per_ip:
+            raise ServiceError(
+                "ip_limit",
+                f"Z Twojego adresu jest już {self.settings.max_games_per_ip} aktywnych gier. "
+                "Spróbuj później.",
+                429,
+            )
 
     async def join(self, code: str, nick: str) -> Seated:
         nick = clean_text(nick, NICK_MAX, "Nick")
@@ -307,7 +326,7 @@ class GameService:
                 raise ServiceError("not_started", "Gra jeszcze się nie zaczęła.", 409)
             if table.status != "playing" or table.game is None:
                 raise ServiceError("game_over", "Gra jest już zakończona.", 409)
-            if version != table.version:
+            if not table.game_version <= version <= table.version:  # chat alone is no change
                 raise ServiceError("stale", "Stan gry się zmienił. Widok jest już odświeżony.", 409)
             if not isinstance(action, dict):
                 raise ServiceError("malformed", "Nieprawidłowy ruch.")
@@ -332,9 +351,10 @@ class GameService:
 
         return await self._change(code, decide)
 
-    async def rematch(self, code: str, seat: int | None) -> str:
+    async def rematch(self, code: str, seat: int | None, address: str) -> str:
         """One click after the game: a new game, same players, same seats, same secrets."""
         made: list[str] = []
+        creator_ip = ip_hash(self.hash_key, address)
 
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
             if seat is None:
@@ -344,6 +364,7 @@ class GameService:
             if table.rematch is not None:
                 made.append(table.rematch)
                 return []
+            await self._check_limits(conn, creator_ip)
             now = self.now()
             code_new = new_code()
             while await db.code_exists(conn, code_new):
@@ -361,7 +382,7 @@ class GameService:
                 version=0,
                 created_at=now,
                 updated_at=now,
-                creator_ip=row.creator_ip,
+                creator_ip=creator_ip,
             )
             for old in await db.seats_of(conn, row.id):
                 await db.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
@@ -384,14 +405,16 @@ class GameService:
 
     # --- the sweeper's work -------------------------------------------------------
 
-    async def timeout(self, code: str) -> None:
-        """R28/R29: the seat to move ran out of time."""
+    async def due(self, code: str) -> None:
+        """The game's deadline passed: deal the next hand, or time out the seat to move (R28)."""
 
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
             now = self.now()
             game = table.game
             if row.status != "playing" or row.deadline is None or row.deadline > now:
                 return []
+            if game is not None and game.awaiting_deal:
+                return [deck_event(self._shuffled())]
             if game is None or game.to_move is None:
                 return []
             return [("move", {"seat": game.to_move, "type": "timeout"})]
@@ -418,7 +441,7 @@ class GameService:
             due = await db.due_moves(conn, now)
             expired = await db.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
         for code in due:
-            await self.timeout(code)
+            await self.due(code)
         for code in expired:
             await self.expire(code)
         async with self.engine.begin() as conn:

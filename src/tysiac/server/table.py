@@ -40,8 +40,9 @@ class Settings:
 class Table:
     code: str
     settings: Settings
-    version: int = 0
-    deadline: datetime | None = None  # of the pending move
+    version: int = 0  # events in the log
+    game_version: int = 0  # the last event that changed the game (chat does not)
+    deadline: datetime | None = None  # of the pending move, or of the next deal
     nicks: tuple[str | None, ...] = ()
     game: rules.Game | None = None  # None until every seat is taken
     chat: tuple[ChatLine, ...] = ()
@@ -68,6 +69,8 @@ def empty_table(code: str, settings: Settings) -> Table:
 def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
     """The table after one event of its log (events were checked before they were stored)."""
     version = table.version + 1
+    if kind != "chat":
+        table = replace(table, game_version=version)
     match kind:
         case "joined":
             nicks = list(table.nicks)
@@ -111,17 +114,28 @@ def deck_event(deck: list[int]) -> tuple[str, dict[str, Any]]:
     return "dealt", {"deck": [card_code(c) for c in deck]}
 
 
-def public_event(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """What every viewer may learn of an event: no deck, no given or discarded card."""
     match kind:
         case "dealt":
-            hand = table.game.hand if table.game else None
+            hand = after.game.hand if after.game else None
             return {"kind": "dealt", "dealer": hand.dealer if hand else None}
         case "move":
-            public = {k: v for k, v in data.items() if k != "cards"}
-            return {"kind": public.pop("type"), **public}
+            public = _public_action(data)
+            if public["kind"] == "timeout" and before.game is not None:
+                auto = rules.auto_action(before.game)
+                outcome = after.game.outcome if after.game else None
+                public["walkover"] = outcome is not None and outcome.reason is rules.Reason.WALKOVER
+                if auto is not None and not public["walkover"]:
+                    public["move"] = _public_action(rules.action_to_json(auto))
+            return public
         case "chat":
             return {"kind": "chat", "seat": data["seat"], "text": data["text"]}
         case "started":
             return {"kind": "started", "first_dealer": data["first_dealer"]}
     return {"kind": kind, **data}
+
+
+def _public_action(data: dict[str, Any]) -> dict[str, Any]:
+    public = {k: v for k, v in data.items() if k != "cards"}
+    return {"kind": public.pop("type"), **public}

@@ -63,7 +63,8 @@ class Connection:
         self.service = service
         self.code = code
         self.seat = seat
-        self.sent_version = -1
+        self.sent_version = -1  # of the last state sent
+        self.told_version = -1  # of the last events sent
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -109,7 +110,10 @@ class Connection:
             case Chat(text=chat_text):
                 await self.service.chat(self.code, self.seat, chat_text)
             case Rematch():
-                await self.service.rematch(self.code, self.seat)
+                client = self.ws.client
+                await self.service.rematch(
+                    self.code, self.seat, client.host if client else "unknown"
+                )
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():
