@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from .harness import FakeClock, live_server, play_until
@@ -79,7 +80,21 @@ def test_r31_game_not_finished_in_a_day_is_cancelled_then_deleted_after_a_week(
         clock.advance(hours=1, minutes=1)
         player.wait(lambda m: m["type"] == "deleted")
         with server.http() as http:
-            assert http.get(f"/api/games/{code}").status_code == 404
+            gone = http.get(f"/api/games/{code}")
+            assert gone.status_code == 410
+            assert gone.json()["error"]["message"] == (
+                "Ta gra została usunięta: zakończone gry znikają po 7 dniach."
+            )
+            assert http.post(f"/api/games/{code}/join", json={"nick": "Ela"}).status_code == 410
+        late = server.client(code, tokens[0])
+        assert late.messages[-1]["error"]["code"] == "deleted"
+        assert late.closed()
+        clock.advance(days=7)  # the notice itself goes after a week
+        with server.http() as http:
+            deadline = time.monotonic() + 5
+            while http.get(f"/api/games/{code}").status_code != 404:
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
 
 
 def test_finished_game_deleted_seven_days_after_its_last_change(tmp_path: Path) -> None:
@@ -92,7 +107,7 @@ def test_finished_game_deleted_seven_days_after_its_last_change(tmp_path: Path) 
         clock.advance(days=7, seconds=1)
         player.wait(lambda m: m["type"] == "deleted")
         with server.http() as http:
-            assert http.get(f"/api/games/{code}").status_code == 404
+            assert http.get(f"/api/games/{code}").status_code == 410
 
 
 def test_r27_sixty_seconds_a_move_or_what_a_private_game_chose(tmp_path: Path) -> None:

@@ -46,6 +46,17 @@ class ServiceError(Exception):
 
 
 UNKNOWN_GAME = ("unknown_game", "Nie ma gry o takim kodzie.", 404)
+DELETED = {
+    "expired": "Ta gra została usunięta: zakończone gry znikają po 7 dniach.",
+}
+
+
+async def missing(conn: AsyncConnection, code: str) -> ServiceError:
+    """The error for a code with no game: deleted (while the notice lasts), else unknown."""
+    reason = await db.deletion_notice(conn, code)
+    if reason is None:
+        return ServiceError(*UNKNOWN_GAME)
+    return ServiceError("deleted", DELETED.get(reason, "Ta gra została usunięta."), 410)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +121,7 @@ class GameService:
         async with self.engine.connect() as conn:
             row = await db.game_by_code(conn, code)
             if row is None:
-                raise ServiceError(*UNKNOWN_GAME)
+                raise await missing(conn, code)
             cached = self._tables.get(code)
             if cached is not None and cached.version == row.version:
                 return cached
@@ -123,7 +134,7 @@ class GameService:
         async with self.engine.connect() as conn:
             row = await db.game_by_code(conn, code)
             if row is None:
-                raise ServiceError(*UNKNOWN_GAME)
+                raise await missing(conn, code)
             for seat in await db.seats_of(conn, row.id):
                 if token_matches(token, seat.token_hash):
                     return seat.seat
@@ -161,7 +172,7 @@ class GameService:
             async with self.engine.begin() as conn:
                 row = await db.game_by_code(conn, code, lock=True)
                 if row is None:
-                    raise ServiceError(*UNKNOWN_GAME)
+                    raise await missing(conn, code)
                 before = await self._load(conn, row)
                 new = await decide(conn, row, before)
                 if not new:
@@ -445,7 +456,8 @@ class GameService:
         for code in expired:
             await self.expire(code)
         async with self.engine.begin() as conn:
-            deleted = await db.delete_ended(conn, now - KEEP_FOR)
+            deleted = await db.delete_ended(conn, now - KEEP_FOR, now)
+            await db.forget_notices(conn, now - KEEP_FOR)
         for code in deleted:
             self._tables.pop(code, None)
             self._locks.pop(code, None)

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .schema import events, games, seats, server_secrets
+from .schema import deleted_games, events, games, seats, server_secrets
 
 ACTIVE = ("waiting", "playing")
 
@@ -229,8 +229,21 @@ async def expired(
     return [r.code for r in rows]
 
 
-async def delete_ended(conn: AsyncConnection, changed_before: datetime) -> list[str]:
-    """Delete finished and cancelled games (with their log and chat) not changed since."""
+async def deletion_notice(conn: AsyncConnection, code: str) -> str | None:
+    """Why a game of this code was deleted, while the notice is kept."""
+    reason = await conn.scalar(select(deleted_games.c.reason).where(deleted_games.c.code == code))
+    return str(reason) if reason is not None else None
+
+
+async def forget_notices(conn: AsyncConnection, before: datetime) -> None:
+    await conn.execute(delete(deleted_games).where(deleted_games.c.at <= before))
+
+
+async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: datetime) -> list[str]:
+    """Delete finished and cancelled games (with their log and chat) not changed since.
+
+    A notice of each (code, time, reason) stays behind for a week.
+    """
     condition = games.c.status.in_(("finished", "cancelled")) & (
         games.c.updated_at <= changed_before
     )
@@ -240,4 +253,7 @@ async def delete_ended(conn: AsyncConnection, changed_before: datetime) -> list[
         await conn.execute(delete(events).where(events.c.game_id.in_(ids)))
         await conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
         await conn.execute(delete(games).where(condition))
+        await conn.execute(
+            insert(deleted_games), [{"code": c, "reason": "expired", "at": now} for c in codes]
+        )
     return codes

@@ -67,3 +67,11 @@ server_secrets = Table(
     Column("name", String(40), primary_key=True),
     Column("value", String(128), nullable=False),
 )
+
+deleted_games = Table(
+    "deleted_games",
+    metadata,
+    Column("code", String(6), primary_key=True),
+    Column("reason", String(20), nullable=False),  # expired (R31), later: removed by the operator
+    Column("at", DateTime(timezone=True), nullable=False),
+)
