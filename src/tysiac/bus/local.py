@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import Any, Protocol
 
 Message = dict[str, Any]
+QUEUE_LIMIT = 256  # messages waiting for one slow connection before it is resynchronised
 
 
 class Bus(Protocol):
@@ -20,7 +21,7 @@ class LocalBus:
         self._queues: defaultdict[str, set[asyncio.Queue[Message]]] = defaultdict(set)
 
     def subscribe(self, code: str) -> asyncio.Queue[Message]:
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+        queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE_LIMIT)
         self._queues[code].add(queue)
         return queue
 
@@ -31,4 +32,11 @@ class LocalBus:
 
     async def publish(self, code: str, message: Message) -> None:
         for queue in self._queues.get(code, ()):
-            queue.put_nowait(message)
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                # A connection that does not read loses its backlog, not the server's
+                # memory: states are full snapshots, so one fresh state catches it up.
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait({"resync": True})

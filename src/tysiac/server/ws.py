@@ -123,17 +123,19 @@ class Connection:
         queue = self.service.bus.subscribe(self.code)
         try:
             await self.send_state()
+            self.told_version = self.sent_version  # what came before is in that state
             while True:
                 message = await queue.get()
                 if message.get("deleted"):
                     await self.send({"type": "deleted"})
                     await self.ws.close(code=1000)
                     return
-                if "events" in message and message["v"] > self.sent_version:
+                if "events" in message and message["v"] > self.told_version:
+                    self.told_version = message["v"]
                     await self.send(
                         {"type": "event", "v": message["v"], "events": message["events"]}
                     )
-                await self.send_state()
+                await self.send_state(message.get("v"))
         finally:
             self.service.bus.unsubscribe(self.code, queue)
 

@@ -1,0 +1,37 @@
+import asyncio
+
+from tysiac.bus.local import QUEUE_LIMIT, LocalBus
+
+
+def test_every_subscriber_of_a_game_gets_its_messages_in_order() -> None:
+    async def scenario() -> None:
+        bus = LocalBus()
+        first, second, other = (
+            bus.subscribe("AAAAAA"),
+            bus.subscribe("AAAAAA"),
+            bus.subscribe("BBBBBB"),
+        )
+        await bus.publish("AAAAAA", {"v": 1})
+        await bus.publish("AAAAAA", {"v": 2})
+        for queue in (first, second):
+            assert [queue.get_nowait(), queue.get_nowait()] == [{"v": 1}, {"v": 2}]
+        assert other.empty()
+        bus.unsubscribe("AAAAAA", first)
+        await bus.publish("AAAAAA", {"v": 3})
+        assert first.empty() and second.get_nowait() == {"v": 3}
+
+    asyncio.run(scenario())
+
+
+def test_a_connection_that_never_reads_is_resynchronised_not_buffered_forever() -> None:
+    async def scenario() -> None:
+        bus = LocalBus()
+        idle = bus.subscribe("AAAAAA")
+        for version in range(QUEUE_LIMIT * 3):
+            await bus.publish("AAAAAA", {"v": version})
+        assert idle.qsize() <= QUEUE_LIMIT
+        backlog = [idle.get_nowait() for _ in range(idle.qsize())]
+        assert {"resync": True} in backlog
+        assert backlog[-1]["v"] == QUEUE_LIMIT * 3 - 1
+
+    asyncio.run(scenario())
