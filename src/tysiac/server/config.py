@@ -43,5 +43,8 @@ class Settings:
             forwarded_allow_ips=os.environ.get("TYSIAC_FORWARDED_ALLOW_IPS") or None,
             max_games_per_ip=_env_int("TYSIAC_MAX_GAMES_PER_IP", cls.max_games_per_ip),
             max_active_games=_env_int("TYSIAC_MAX_ACTIVE_GAMES", cls.max_active_games),
+            hand_pause_seconds=float(
+                os.environ.get("TYSIAC_HAND_PAUSE_SECONDS") or cls.hand_pause_seconds
+            ),
             allowed_origins=origins,
         )

@@ -9,10 +9,12 @@ player saw accepted survives a crash. The service knows nothing of sockets.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -92,7 +94,18 @@ class GameService:
         self._tables: dict[str, Table] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._create_lock = asyncio.Lock()
+        # SQLite has one writer at a time: queue writers here rather than in its busy
+        # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self.presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed on leaving the block."""
+        async with contextlib.AsyncExitStack() as stack:
+            if self._write_lock is not None:
+                await stack.enter_async_context(self._write_lock)
+            yield await stack.enter_async_context(self.engine.begin())
 
     def now(self) -> datetime:
         return self.settings.clock()
@@ -107,8 +120,9 @@ class GameService:
                 row.players, row.target, row.name, row.public, row.chat, row.move_seconds
             )
             table = empty_table(row.code, settings)
-        for event in await db.events_of(conn, row.id, after=table.version):
-            table = apply_event(table, event.kind, event.data, event.at)
+        if table.version < row.version:  # another process, or a cold cache
+            for event in await db.events_of(conn, row.id, after=table.version):
+                table = apply_event(table, event.kind, event.data, event.at)
         table = replace(table, deadline=row.deadline)
         self._tables[row.code] = table
         return table
@@ -169,7 +183,7 @@ class GameService:
         if code not in self._tables:
             await self.table(code)  # unknown codes get no lock of their own
         async with self._locks[code]:
-            async with self.engine.begin() as conn:
+            async with self._writing() as conn:
                 row = await db.game_by_code(conn, code, lock=True)
                 if row is None:
                     raise await missing(conn, code)
@@ -259,7 +273,7 @@ class GameService:
         creator_ip = ip_hash(self.hash_key, address)
         token = new_token()
         now = self.now()
-        async with self._create_lock, self.engine.begin() as conn:
+        async with self._create_lock, self._writing() as conn:
             await self._check_limits(conn, creator_ip)
             code = new_code()
             while await db.code_exists(conn, code):
@@ -455,7 +469,7 @@ class GameService:
             await self.due(code)
         for code in expired:
             await self.expire(code)
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             deleted = await db.delete_ended(conn, now - KEEP_FOR, now)
             await db.forget_notices(conn, now - KEEP_FOR)
         for code in deleted:

@@ -15,7 +15,7 @@ function el(tag, props = {}, ...children) {
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }
@@ -62,7 +62,7 @@ async function api(method, path, body) {
   try {
     data = await response.json();
   } catch {
-    // not JSON (a 404 or 405 from the router)
+    // not JSON: the server always answers JSON, so a proxy or the network spoke
   }
   if (!response.ok) {
     throw new Error(data?.error?.message || `Błąd serwera (${response.status}).`);
@@ -367,7 +367,10 @@ function initGame() {
       case "declare": return `${who} gra za ${event.value}.`;
       case "play": return [`${who} zagrywa `, cardNode(event.card), "."];
       case "surrender": return `${who} poddaje grę.`;
-      case "timeout": return `${who}: czas minął, ruch wykonuje serwer.`;
+      case "timeout":
+        if (event.walkover) return `${who}: czas minął trzeci raz z rzędu — przegrana walkowerem.`;
+        return [`${who}: czas minął, za gracza zagrał serwer: `,
+          event.move ? eventText(event.move) : "ruch automatyczny."];
       case "cancelled": return "Gra została anulowana.";
       case "rematch": return "Założono rewanż.";
       case "chat": return null; // shown in the chat list
@@ -398,13 +401,16 @@ function initGame() {
       game.public ? "publiczna" : "prywatna",
       `czas na ruch ${game.move_seconds} s`,
     ];
-    if (view && view.hand_number) bits.push(`rozdanie nr ${view.hand_number}`);
+    if (view && view.hand_number) {
+      bits.push(`rozdanie nr ${view.hand_number}` + (view.hand?.phase === "over" ? " (zakończone)" : ""));
+    }
     bits.push(you === null ? "oglądasz jako widz" : `grasz jako ${nickOf(you)}`);
     $("status").textContent = `${bits.join(" · ")}.`;
 
     $("join-form").hidden = !(game.status === "waiting" && you === null && !G.seat);
     renderPlayers();
     renderHandInfo();
+    renderHandSummary();
     renderOwn();
     renderActions();
     renderResults();
@@ -464,7 +470,8 @@ function initGame() {
       lines.push(el("p", {}, `Rozgrywa: ${nickOf(hand.declarer)} (licytacja ${hand.bid}` +
         (hand.contract === null ? ")." : `, gra za ${hand.contract}).`)));
     }
-    lines.push(el("p", {}, "Atut: ", hand.trump ? suitText(hand.trump) : "brak (nikt jeszcze nie meldował)", "."));
+    const noTrump = hand.phase === "over" ? "brak (nikt nie meldował)" : "brak (nikt jeszcze nie meldował)";
+    lines.push(el("p", {}, "Atut: ", hand.trump ? suitText(hand.trump) : noTrump, "."));
     if (hand.melds.length) {
       lines.push(el("p", {}, "Meldunki: ",
         hand.melds.map((m) => `${nickOf(m.seat)} ${suitText(m.suit)} ${m.value}`).join(", "), "."));
@@ -476,14 +483,66 @@ function initGame() {
         musik.cards ? cardList(musik.cards) : `zakryty, ${musik.count} karty`));
     });
     const played = (plays) => plays.flatMap((p, i) => [i ? ", " : "", `${nickOf(p.seat)}: `, cardNode(p.card)]);
-    lines.push(el("p", {}, "Na stole: ",
-      hand.trick.length ? played(hand.trick) : "pusto",
-      hand.winning !== null ? ` — bierze ${nickOf(hand.winning)}` : "", "."));
+    if (hand.phase !== "over") {
+      lines.push(el("p", {}, "Na stole: ",
+        hand.trick.length ? played(hand.trick) : "pusto",
+        hand.winning !== null ? ` — bierze ${nickOf(hand.winning)}` : "", "."));
+    }
     if (hand.last_trick) {
-      lines.push(el("p", {}, "Poprzednia lewa: ", played(hand.last_trick.cards),
-        ` — bierze ${nickOf(hand.last_trick.winner)}.`));
+      lines.push(el("p", {}, hand.phase === "over" ? "Ostatnia lewa: " : "Poprzednia lewa: ",
+        played(hand.last_trick.cards), ` — bierze ${nickOf(hand.last_trick.winner)}.`));
     }
     box.replaceChildren(...lines);
+  }
+
+  /**
+   * The finished hand, shown while the server pauses before the next deal
+   * (view.awaiting_deal) and after the hand that ended the game. Its result is
+   * view.results[-1]: taken from the state, the whole truth, not from the events.
+   */
+  function renderHandSummary() {
+    const { game, view } = G.state;
+    const box = $("hand-summary");
+    const hand = view?.hand;
+    const result = view?.results[view.results.length - 1];
+    if (!hand || hand.phase !== "over" || !result) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const total = (i) => result.points[i] + result.melds[i];
+    const declarer = result.declarer;
+    const lines = [
+      el("h3", {}, `Koniec rozdania nr ${view.hand_number}`),
+      el("p", { class: "turn" }, `${nickOf(declarer)} grał(a) za ${result.contract}: `,
+        result.made ? "kontrakt ugrany" : "kontrakt nieugrany",
+        ` (${total(declarer)} pkt), ${result.made ? "+" : "−"}${result.contract}.`),
+    ];
+    const melded = hand.melds.length
+      ? hand.melds.map((m) => `${nickOf(m.seat)} ${suitText(m.suit)} ${m.value}`).join(", ")
+      : "nikt nie meldował";
+    lines.push(el("p", {}, `Meldunki: ${melded}.`));
+    const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+    const head = el("tr", {}, ["Gracz", "Punkty z kart", "Meldunki", "Razem", "Zmiana", "Wynik"]
+      .map((title) => el("th", { scope: "col" }, title)));
+    const rows = game.seats.map((s) => {
+      const i = s.seat;
+      const out = game.players === 4 && i === result.dealer;
+      const role = i === declarer ? " (rozgrywał(a))" : out ? " (pauzował(a))" : "";
+      return el("tr", {},
+        el("th", { scope: "row" }, `${nickOf(i)}${role}`),
+        el("td", {}, out ? "—" : result.points[i]),
+        el("td", {}, out ? "—" : result.melds[i]),
+        el("td", {}, out ? "—" : total(i)),
+        el("td", {}, signed(result.delta[i])),
+        el("td", {}, result.scores[i]));
+    });
+    lines.push(el("table", {}, el("thead", {}, head), el("tbody", {}, rows)));
+    if (view.awaiting_deal) {
+      lines.push(el("p", { id: "next-deal" }));
+    }
+    box.replaceChildren(...lines);
+    box.hidden = false;
   }
 
   function renderOwn() {
@@ -523,7 +582,9 @@ function initGame() {
       return;
     }
     if (!Object.keys(legal).length) {
-      box.replaceChildren(el("p", {}, view.to_move === null ? "Czekaj." : `Czekaj: ruch ma ${nickOf(view.to_move)}.`));
+      let text = view.to_move === null ? "Czekaj." : `Czekaj: ruch ma ${nickOf(view.to_move)}.`;
+      if (view.awaiting_deal) text = "Rozdanie skończone. Za chwilę serwer rozda karty.";
+      box.replaceChildren(el("p", {}, text));
       return;
     }
     const disabled = G.busy;
@@ -668,11 +729,20 @@ function initGame() {
   function tick() {
     const view = G.state?.view;
     const box = $("timer");
+    const left = G.deadline === null ? 0 : Math.max(0, Math.ceil((G.deadline - Date.now()) / 1000));
+    const next = $("next-deal");
+    if (view?.awaiting_deal && G.deadline !== null) {
+      // the pause after a hand: game.time_left_ms counts down to the next deal
+      box.textContent = "";
+      if (next) {
+        next.textContent = left > 0 ? `Następne rozdanie za ${left} s.` : "Rozdawanie następnego rozdania…";
+      }
+      return;
+    }
     if (!view || view.to_move === null || G.deadline === null) {
       box.textContent = "";
       return;
     }
-    const left = Math.max(0, Math.ceil((G.deadline - Date.now()) / 1000));
     const who = view.to_move === G.state.game.you ? "Twój czas" : `Czas na ruch (${nickOf(view.to_move)})`;
     box.textContent = left > 0
       ? `${who}: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`
