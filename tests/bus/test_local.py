@@ -35,3 +35,17 @@ def test_a_connection_that_never_reads_is_resynchronised_not_buffered_forever() 
         assert backlog[-1]["v"] == QUEUE_LIMIT * 3 - 1
 
     asyncio.run(scenario())
+
+
+def test_a_deletion_is_never_lost_in_an_overflow() -> None:
+    async def scenario() -> None:
+        bus = LocalBus()
+        idle = bus.subscribe("AAAAAA")
+        for version in range(QUEUE_LIMIT - 1):
+            await bus.publish("AAAAAA", {"v": version})
+        await bus.publish("AAAAAA", {"deleted": True})
+        await bus.publish("AAAAAA", {"v": 999})  # overflows: the backlog is dropped
+        backlog = [idle.get_nowait() for _ in range(idle.qsize())]
+        assert backlog == [{"deleted": True}]
+
+    asyncio.run(scenario())

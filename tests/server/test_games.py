@@ -187,6 +187,7 @@ def test_unknown_paths_get_the_error_shape(tmp_path: Path) -> None:
         assert missing.json()["error"] == {"code": "not_found", "message": "Nie ma takiej strony."}
         wrong = http.delete("/api/games")
         assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+        assert set(wrong.headers["allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
 
 
 def test_links_use_the_address_the_player_came_by(tmp_path: Path) -> None:

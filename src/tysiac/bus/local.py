@@ -37,6 +37,6 @@ class LocalBus:
             except asyncio.QueueFull:
                 # A connection that does not read loses its backlog, not the server's
                 # memory: states are full snapshots, so one fresh state catches it up.
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait({"resync": True})
+                dropped = [queue.get_nowait() for _ in range(queue.qsize())]
+                deleted = any(m.get("deleted") for m in (*dropped, message))
+                queue.put_nowait({"deleted": True} if deleted else {"resync": True})

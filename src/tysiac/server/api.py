@@ -72,6 +72,13 @@ async def list_games(request: Request) -> Response:
     return JSONResponse(await service_of(request).public_games())
 
 
+async def games(request: Request) -> Response:
+    """GET lists public games, POST creates one (one route, so 405 names both)."""
+    if request.method == "POST":
+        return await create_game(request)
+    return await list_games(request)
+
+
 async def game_summary(request: Request) -> Response:
     table = await service_of(request).table(_code(request))
     summary: dict[str, Any] = {
@@ -122,8 +129,7 @@ routes = [
     Route("/", index_page),
     Route("/g/{code}", game_page),
     Route("/health", health),
-    Route("/api/games", create_game, methods=["POST"]),
-    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/games", games, methods=["GET", "POST"]),
     Route("/api/games/{code}", game_summary, methods=["GET"]),
     Route("/api/games/{code}/join", join_game, methods=["POST"]),
 ]

@@ -414,7 +414,8 @@ class GameService:
             made.append(code_new)
             return [("rematch", {"code": code_new})]
 
-        await self._change(code, decide)
+        async with self._create_lock:  # counted with creations, as one of them
+            await self._change(code, decide)
         await self._start_rematch(made[0])
         return made[0]
 

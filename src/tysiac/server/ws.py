@@ -122,22 +122,26 @@ class Connection:
     async def write(self) -> None:
         queue = self.service.bus.subscribe(self.code)
         try:
-            await self.send_state()
-            self.told_version = self.sent_version  # what came before is in that state
-            while True:
-                message = await queue.get()
-                if message.get("deleted"):
-                    await self.send({"type": "deleted"})
-                    await self.ws.close(code=1000)
-                    return
-                if "events" in message and message["v"] > self.told_version:
-                    self.told_version = message["v"]
-                    await self.send(
-                        {"type": "event", "v": message["v"], "events": message["events"]}
-                    )
-                await self.send_state(message.get("v"))
+            await self._write(queue)
+        except ServiceError as error:  # the game went away under us (deleted)
+            await self.error(error)
+            await self.ws.close(code=4000 + min(error.status, 999))
         finally:
             self.service.bus.unsubscribe(self.code, queue)
+
+    async def _write(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        await self.send_state()
+        self.told_version = self.sent_version  # what came before is in that state
+        while True:
+            message = await queue.get()
+            if message.get("deleted"):
+                await self.send({"type": "deleted"})
+                await self.ws.close(code=1000)
+                return
+            if "events" in message and message["v"] > self.told_version:
+                self.told_version = message["v"]
+                await self.send({"type": "event", "v": message["v"], "events": message["events"]})
+            await self.send_state(message.get("v"))
 
 
 async def game_socket(ws: WebSocket) -> None:
