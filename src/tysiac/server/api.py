@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -10,11 +9,21 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from tysiac.web import STATIC
+
 from .protocol import CreateGame, JoinGame, error_body, parse_body
 from .security import normalise_code
 from .service import UNKNOWN_GAME, GameService, Seated, ServiceError
 
-STATIC = Path(__file__).parent / "static"
+# Pages by path; files served at the root because browsers look for them there.
+PAGES = {
+    "/": "index.html",
+    "/zasady": "rules.html",
+    "/regulamin": "terms.html",
+    "/offline.html": "offline.html",
+    "/sw.js": "sw.js",
+    "/manifest.webmanifest": "manifest.webmanifest",
+}
 
 
 def service_of(request: Request) -> GameService:
@@ -100,12 +109,37 @@ async def health(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
-async def index_page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+def _file(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        raise HTTPException(404)
+    headers = {"Cache-Control": "no-cache"}
+    if name == "sw.js":
+        headers["Service-Worker-Allowed"] = "/"
+    media = "application/manifest+json" if name.endswith(".webmanifest") else None
+    return FileResponse(path, headers=headers, media_type=media)
+
+
+async def page(request: Request) -> Response:
+    return _file(PAGES[request.url.path])
 
 
 async def game_page(request: Request) -> Response:
-    return FileResponse(STATIC / "game.html")
+    return _file("game.html")
+
+
+async def site(request: Request) -> Response:
+    """Who runs this copy of the game: for the terms and privacy pages."""
+    settings = service_of(request).settings
+    return JSONResponse(
+        {
+            "operator": {
+                "name": settings.operator_name,
+                "address": settings.operator_address,
+                "email": settings.operator_email,
+            }
+        }
+    )
 
 
 async def service_error(request: Request, error: Exception) -> Response:
@@ -126,8 +160,9 @@ async def http_error(request: Request, error: Exception) -> Response:
 
 
 routes = [
-    Route("/", index_page),
+    *(Route(path, page) for path in PAGES),
     Route("/g/{code}", game_page),
+    Route("/api/site", site),
     Route("/health", health),
     Route("/api/games", games, methods=["GET", "POST"]),
     Route("/api/games/{code}", game_summary, methods=["GET"]),

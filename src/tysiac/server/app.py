@@ -17,8 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tysiac.bus.local import LocalBus
 from tysiac.store import db
+from tysiac.web import STATIC
 
-from .api import STATIC, http_error, routes, service_error
+from .api import http_error, routes, service_error
 from .config import Settings
 from .service import GameService, ServiceError
 from .ws import game_socket

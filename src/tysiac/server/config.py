@@ -27,6 +27,10 @@ class Settings:
     hand_pause_seconds: float = 5.0  # to read a hand's result before the next deal
     forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For
     allowed_origins: tuple[str, ...] = ()  # besides the server's own
+    # Who runs this copy: shown on the terms and privacy pages.
+    operator_name: str = "Operator tej kopii serwisu (nie skonfigurowano)"
+    operator_address: str | None = None
+    operator_email: str | None = None
     # Test-only knobs: settable from code, never from a client or the environment.
     testing: bool = False
     test_move_seconds: float | None = None
@@ -47,4 +51,7 @@ class Settings:
                 os.environ.get("TYSIAC_HAND_PAUSE_SECONDS") or cls.hand_pause_seconds
             ),
             allowed_origins=origins,
+            operator_name=os.environ.get("TYSIAC_OPERATOR_NAME") or cls.operator_name,
+            operator_address=os.environ.get("TYSIAC_OPERATOR_ADDRESS") or None,
+            operator_email=os.environ.get("TYSIAC_OPERATOR_EMAIL") or None,
         )
