@@ -3,14 +3,34 @@
 #   make test   install what is missing, then lint, type-check and run every test
 #   make bench  print the engine's speed figures
 
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+PYTHON   ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+STAMP    := $(VENV)/.installed
+VENDOR   := src/tysiac/web/static/vendor
+FONT     := node_modules/@fontsource/atkinson-hyperlegible-next
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: install run test lint bench clean
+.PHONY: install assets run test lint bench clean
 
 install: $(STAMP)
+
+# Front-end files from npm, pinned by package-lock.json, served by the game itself.
+assets: $(VENDOR)/.installed
+
+$(VENDOR)/.installed: package-lock.json
+	npm ci --no-audit --no-fund
+	mkdir -p $(VENDOR)/atkinson
+	for weight in 400 700; do for subset in latin latin-ext; do \
+		cp $(FONT)/files/atkinson-hyperlegible-next-$$subset-$$weight-normal.woff2 $(VENDOR)/atkinson/; \
+	done; done
+	cp $(FONT)/LICENSE $(VENDOR)/atkinson/AtkinsonHyperlegibleNext-OFL.txt
+	touch $@
+
+# The browser tests drive Debian's Chromium (a browser download cannot work here).
+$(CHROMIUM):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +38,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: install
+run: install assets
 	$(BIN)/python -m tysiac.server
 
 lint: install
@@ -26,11 +46,11 @@ lint: install
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 
-test: lint
+test: lint assets $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules $(VENDOR)
