@@ -13,19 +13,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+
+from local_server import running_server
 
 Message = dict[str, Any]
 
@@ -131,35 +127,8 @@ def main() -> None:
     if args.url:
         asyncio.run(run(args.url.rstrip("/"), args.games, args.players, args.seconds))
         return
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **os.environ,
-            "TYSIAC_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}",
-            "TYSIAC_MAX_GAMES_PER_IP": "100000",
-            "TYSIAC_MAX_ACTIVE_GAMES": "100000",
-            "TYSIAC_HAND_PAUSE_SECONDS": "0",
-        }
-        server = subprocess.Popen(
-            [sys.executable, "-m", "tysiac.server", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    if httpx.get(f"{base}/health").status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
-            asyncio.run(run(base, args.games, args.players, args.seconds))
-        finally:
-            server.terminate()
-            server.wait(10)
+    with running_server() as base:
+        asyncio.run(run(base, args.games, args.players, args.seconds))
 
 
 if __name__ == "__main__":

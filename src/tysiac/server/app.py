@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -96,5 +97,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         exception_handlers={ServiceError: service_error, HTTPException: http_error},
         lifespan=lifespan,
     )
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(SecurityHeaders)
     return app

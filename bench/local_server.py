@@ -1,0 +1,52 @@
+"""A throwaway ``python -m tysiac.server`` on a free local port, for the benchmarks."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+
+@contextmanager
+def running_server(**env: str) -> Iterator[str]:
+    """Yield the base URL of a fresh server (own SQLite file, high limits, no hand pause)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as folder:
+        settings = {
+            "TYSIAC_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}",
+            "TYSIAC_MAX_GAMES_PER_IP": "100000",
+            "TYSIAC_MAX_ACTIVE_GAMES": "100000",
+            "TYSIAC_HAND_PAUSE_SECONDS": "0",
+            **env,
+        }
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tysiac.server", "--port", str(port)],
+            env={**os.environ, **settings},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    if httpx.get(f"{base}/health").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+            yield base
+        finally:
+            server.terminate()
+            server.wait(10)
