@@ -1,0 +1,125 @@
+// What a screen reader hears: the Polish names of cards (R2) and the two live regions
+// of the table page, present from the start: role="status" (whose turn, time running
+// short) and role="log" "Przebieg gry" (bids, plays, tricks, melds, hand results).
+
+export const RANKS = { 9: "dziewiątka", J: "walet", Q: "dama", K: "król", T: "dziesiątka", A: "as" };
+export const SUITS = { S: "pik", C: "trefl", D: "karo", H: "kier" };
+export const MARRIAGE = { S: 40, C: 60, D: 80, H: 100 };
+export const BACK = "zakryta karta";
+
+/** "dama kier"; with `meld`: "dama kier, meldunek 100" (R21). */
+export function cardName(code, meld = false) {
+  const name = `${RANKS[code[0]]} ${SUITS[code[1]]}`;
+  return meld ? `${name}, meldunek ${MARRIAGE[code[1]]}` : name;
+}
+
+/** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
+export function plural(n, one, few, many) {
+  if (n === 1) return one;
+  const tens = n % 100;
+  const units = n % 10;
+  return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? few : many;
+}
+
+export const cardsCount = (n) => `${n} ${plural(n, "karta", "karty", "kart")}`;
+export const pointsText = (n) => `${n} ${plural(Math.abs(n), "punkt", "punkty", "punktów")}`;
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+const CANCELLED = {
+  not_filled: "nie zebrał się komplet graczy w ciągu godziny",
+  not_finished: "gra nie skończyła się w ciągu doby",
+};
+
+/** One line of "Przebieg gry" for a server event, or null (chat has its own log). */
+export function eventText(event, nickOf) {
+  const who = event.seat === undefined ? "" : (event.nick ?? nickOf(event.seat));
+  switch (event.kind) {
+    case "joined": return `${who} siada przy stole.`;
+    case "started": return "Komplet graczy. Gra się zaczyna.";
+    case "dealt": return `Nowe rozdanie. Rozdaje ${nickOf(event.dealer)}.`;
+    case "bid": return `${who} licytuje ${event.value}.`;
+    case "pass": return `${who}: pas.`;
+    case "musik": return `${who} bierze ${event.index === 0 ? "pierwszy" : "drugi"} musik.`;
+    case "give": return `${who} oddaje po karcie przeciwnikom.`;
+    case "discard": return `${who} odkłada dwie karty.`;
+    case "declare": return `${who} gra za ${event.value}.`;
+    case "play": return `${who}: ${cardName(event.card)}.`;
+    case "surrender": return `${who} poddaje grę.`;
+    case "timeout":
+      if (event.walkover) return `${who}: czas minął trzeci raz z rzędu, przegrana walkowerem.`;
+      return `${who}: czas minął, ruch wykonał serwer. ${event.move ? eventText(event.move, nickOf) : ""}`.trim();
+    case "cancelled": return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
+    case "rematch": return "Założono rewanż.";
+    case "chat": return null;
+    default: throw new Error(`unknown event kind: ${event.kind}`);
+  }
+}
+
+const sum = (list) => list.reduce((a, b) => a + b, 0);
+
+/** What the new state tells that no event says: tricks won, melds, a hand's result. */
+export function changesText(before, after, nickOf) {
+  const lines = [];
+  const a = after?.view;
+  const b = before?.view;
+  if (!a || !b || !a.hand || !b.hand || a.hand_number !== b.hand_number) {
+    if (a && b && a.results.length > b.results.length) lines.push(resultText(a, nickOf));
+    return lines;
+  }
+  for (const meld of a.hand.melds.slice(b.hand.melds.length)) {
+    lines.push(`${nickOf(meld.seat)} melduje ${SUITS[meld.suit]} za ${meld.value}. Atut: ${SUITS[meld.suit]}.`);
+  }
+  if (sum(a.hand.tricks) > sum(b.hand.tricks) && a.hand.last_trick) {
+    lines.push(`Lewę bierze ${nickOf(a.hand.last_trick.winner)}.`);
+  }
+  if (a.results.length > b.results.length) lines.push(resultText(a, nickOf));
+  return lines;
+}
+
+export function resultText(view, nickOf) {
+  const r = view.results[view.results.length - 1];
+  const total = r.points[r.declarer] + r.melds[r.declarer];
+  const head = `Koniec rozdania. ${nickOf(r.declarer)} grał(a) za ${r.contract} i ${r.made ? "ugrał(a)" : "nie ugrał(a)"} (${pointsText(total)}).`;
+  const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${r.scores[seat]}`);
+  return `${head} ${changes.join("; ")}.`;
+}
+
+export function outcomeText(game, view, nickOf) {
+  if (game.status === "cancelled") return `Gra anulowana: ${CANCELLED[game.cancelled] || "czas minął"}.`;
+  const outcome = view?.outcome;
+  if (!outcome) return "";
+  const winner = outcome.winner === null ? "nikt" : nickOf(outcome.winner);
+  const loser = outcome.loser === null ? "" : nickOf(outcome.loser);
+  switch (outcome.reason) {
+    case "points": return `Wygrywa ${winner}: zdobywa ${view.target} punktów jako rozgrywający.`;
+    case "walkover": return `Wygrywa ${winner}. ${loser} przegrywa walkowerem: trzy razy z rzędu minął czas na ruch.`;
+    case "surrender": return `Wygrywa ${winner}. ${loser} poddaje grę.`;
+    case "cancelled": return "Gra anulowana.";
+    default: return `Wygrywa ${winner}.`;
+  }
+}
+
+// --- the live regions ------------------------------------------------------------
+
+const LOG_LIMIT = 80;
+let statusNode = null;
+let logNode = null;
+
+export function initLive(status, log) {
+  statusNode = status;
+  logNode = log;
+}
+
+/** Say whose turn it is; repeated text is not repeated aloud. */
+export function announce(text) {
+  if (statusNode && statusNode.textContent !== text) statusNode.textContent = text;
+}
+
+export function logLine(text) {
+  if (!logNode || !text) return;
+  const line = document.createElement("p");
+  line.textContent = text;
+  logNode.append(line);
+  while (logNode.childElementCount > LOG_LIMIT) logNode.firstElementChild.remove();
+  logNode.scrollTop = logNode.scrollHeight;
+}

@@ -1,0 +1,43 @@
+// The HTTP side of the protocol (docs/protocol.md §3): lobby calls, JSON in and out.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError("network", "Brak połączenia z serwerem. Sprawdź internet i spróbuj ponownie.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    // not JSON: a proxy or the network answered, not the game server
+  }
+  if (!response.ok) {
+    const error = data?.error;
+    throw new ApiError(error?.code || "http", error?.message || `Błąd serwera (${response.status}).`, response.status);
+  }
+  return data;
+}
+
+/** The canonical game code, as the server spells it: upper case, no spaces or dashes. */
+export const normaliseCode = (text) => text.toUpperCase().replace(/[\s-]/g, "");
+
+export const createGame = (body) => request("POST", "/api/games", body);
+export const joinGame = (code, nick) => request("POST", `/api/games/${encodeURIComponent(code)}/join`, { nick });
+export const listGames = () => request("GET", "/api/games");
+export const gameInfo = (code) => request("GET", `/api/games/${encodeURIComponent(code)}`);
+export const siteInfo = () => request("GET", "/api/site");

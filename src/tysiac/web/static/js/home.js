@@ -1,0 +1,233 @@
+// The home page (/): a new game, joining by code, the public games (polled) and the
+// games this browser holds a seat in.
+import { $, el } from "./dom.js";
+import { createGame, gameInfo, joinGame, listGames, normaliseCode } from "./api.js";
+import { initPwa } from "./pwa.js";
+import { initSettings } from "./settings.js";
+import * as store from "./store.js";
+
+initSettings();
+initPwa();
+
+const POLL_MS = 5000;
+const MINE_MS = 30000;
+const form = $("create-form");
+const field = (name) => form.elements.namedItem(name);
+
+function showError(text) {
+  $("error").textContent = text || "";
+}
+
+// --- the form, with the last choices (tysiac_opts) ---
+
+function restore() {
+  $("nick").value = store.getNick();
+  const opts = store.getOpts();
+  if ([2, 3, 4].includes(opts.players)) {
+    for (const radio of form.querySelectorAll('input[name="players"]')) radio.checked = Number(radio.value) === opts.players;
+  }
+  if (typeof opts.public === "boolean") field("public").checked = opts.public;
+  if (typeof opts.chat === "boolean") field("chat").checked = opts.chat;
+  if (typeof opts.short === "boolean") field("short").checked = opts.short;
+  if ([60, 120, 300].includes(opts.move_seconds)) field("move_seconds").value = String(opts.move_seconds);
+  syncPublic();
+}
+
+/** A public game always has one minute per move (R27). */
+function syncPublic() {
+  const isPublic = field("public").checked;
+  const select = field("move_seconds");
+  for (const option of select.options) option.disabled = isPublic && option.value !== "60";
+  if (isPublic) select.value = "60";
+  $("move-hint").textContent = isPublic ? "W grze publicznej zawsze 1 minuta." : "Dłuższy czas tylko w grze prywatnej.";
+}
+
+field("public").addEventListener("change", () => {
+  // The usual default: chat on in a private game, off in a public one.
+  field("chat").checked = !field("public").checked;
+  syncPublic();
+});
+
+/** The nick, or null after telling the player to type one. */
+function nick() {
+  const input = $("nick");
+  const value = input.value.trim();
+  input.removeAttribute("aria-invalid");
+  if (value) return value;
+  input.setAttribute("aria-invalid", "true");
+  showError("Wpisz nick: dowolny pseudonim, do 20 znaków.");
+  input.focus();
+  return null;
+}
+
+function enter(seated, name) {
+  store.setNick(name);
+  store.saveSeat(seated.code, { seat: seated.seat, token: seated.token, nick: name, joined: new Date().toISOString() });
+  location.href = `/g/${seated.code}`;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError("");
+  const name = nick();
+  if (!name) return;
+  const isPublic = field("public").checked;
+  const opts = {
+    players: Number(form.querySelector('input[name="players"]:checked')?.value || 3),
+    public: isPublic,
+    chat: field("chat").checked,
+    short: field("short").checked,
+    move_seconds: isPublic ? 60 : Number(field("move_seconds").value),
+  };
+  const body = { nick: name, ...opts };
+  if (field("name").value.trim()) body.name = field("name").value;
+  try {
+    const seated = await createGame(body);
+    store.setOpts(opts);
+    enter(seated, name);
+  } catch (error) {
+    showError(error.message);
+  }
+});
+
+async function join(code) {
+  showError("");
+  const name = nick();
+  if (!name) return;
+  try {
+    enter(await joinGame(code, name), name);
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+$("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const code = normaliseCode($("join-code").value);
+  if (!code) {
+    showError("Wpisz kod gry.");
+    $("join-code").focus();
+    return;
+  }
+  join(code);
+});
+
+// --- lists redrawn in place: focus stays on the same game's control ---
+
+function replaceKeepingFocus(list, items) {
+  const key = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  list.replaceChildren(...items);
+  if (!key) return;
+  const same = list.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (same) return same.focus();
+  list.tabIndex = -1; // the game went away: keep the focus in its list
+  list.focus();
+}
+
+const gameTitle = (game) => game.name || game.code;
+
+function describe(game) {
+  const tags = [`${game.nicks.filter(Boolean).length} z ${game.players} graczy`];
+  if (game.short) tags.push("krótka");
+  if (game.chat) tags.push("czat");
+  return tags.join(" · ");
+}
+
+function publicItem(game, waiting) {
+  const title = gameTitle(game);
+  const held = store.loadSeat(game.code);
+  let action;
+  if (held) {
+    action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `go:${game.code}` }, "Wróć", el("span", { class: "sr-only" }, ` do gry ${title}`));
+  } else if (waiting) {
+    action = el("button", { type: "button", class: "button button-primary", "data-key": `join:${game.code}`, onclick: () => join(game.code) },
+      "Dołącz", el("span", { class: "sr-only" }, ` do gry ${title}`));
+  } else {
+    action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `watch:${game.code}` }, "Oglądaj", el("span", { class: "sr-only" }, ` grę ${title}`));
+  }
+  return el("li", { class: "game" },
+    el("div", { class: "game-text" },
+      el("p", {}, el("strong", {}, title), game.name ? el("span", { class: "code-small" }, ` ${game.code}`) : ""),
+      el("p", { class: "hint" }, `${game.nicks.filter(Boolean).join(", ")} · ${describe(game)}`)),
+    action);
+}
+
+let lastList = "";
+
+async function refreshPublic() {
+  if (document.hidden) return;
+  try {
+    const games = await listGames();
+    const text = JSON.stringify(games);
+    if (text !== lastList) {
+      lastList = text;
+      const empty = (what) => [el("li", { class: "muted" }, what)];
+      replaceKeepingFocus($("waiting"), games.waiting.length ? games.waiting.map((g) => publicItem(g, true)) : empty("Teraz żadna gra nie czeka na graczy."));
+      replaceKeepingFocus($("playing"), games.playing.length ? games.playing.map((g) => publicItem(g, false)) : empty("Teraz nie toczy się żadna gra publiczna."));
+    }
+    $("list-note").textContent = "Lista odświeża się sama.";
+  } catch (error) {
+    $("list-note").textContent = `Nie udało się pobrać listy: ${error.message}`;
+  }
+}
+
+// --- this device's games ---
+
+const STATUS = {
+  playing: "trwa",
+  finished: "zakończona",
+  cancelled: "anulowana",
+};
+
+async function mineItem(entry) {
+  let info = null;
+  let status;
+  try {
+    info = await gameInfo(entry.code);
+    status = info.status === "waiting" ? `czeka na graczy (${info.nicks.filter(Boolean).length} z ${info.players})` : STATUS[info.status];
+    if (info.status === "finished" || info.status === "cancelled") store.markEnded(entry.code);
+  } catch (error) {
+    if (error.status === 404) {
+      store.removeSeat(entry.code); // gone for good
+      return null;
+    }
+    if (error.status === 410) {
+      store.markEnded(entry.code);
+      status = "usunięta";
+    } else {
+      status = "stan nieznany (brak połączenia)";
+    }
+  }
+  const current = store.loadSeat(entry.code);
+  if (current && store.isExpired(current)) {
+    store.removeSeat(entry.code);
+    return null;
+  }
+  const title = info?.name ? `${info.name} (${entry.code})` : `Gra ${entry.code}`;
+  const who = entry.nick ? ` · grasz jako ${entry.nick}` : "";
+  return el("li", { class: "game" },
+    el("div", { class: "game-text" },
+      el("p", {}, el("a", { href: `/g/${entry.code}`, "data-key": `mine:${entry.code}` }, title)),
+      el("p", { class: "hint" }, `${status}${info ? ` · ${info.players} graczy` : ""}${who}`)));
+}
+
+async function refreshMine() {
+  if (document.hidden) return;
+  const entries = store.listSeats().filter((entry) => {
+    if (!store.isExpired(entry)) return true;
+    store.removeSeat(entry.code);
+    return false;
+  });
+  const items = (await Promise.all(entries.map(mineItem))).filter(Boolean);
+  replaceKeepingFocus($("mine"), items.length ? items : [el("li", { class: "muted" }, "Nie masz jeszcze żadnych gier na tym urządzeniu.")]);
+}
+
+restore();
+refreshPublic();
+refreshMine();
+setInterval(refreshPublic, POLL_MS);
+setInterval(refreshMine, MINE_MS);
+document.addEventListener("visibilitychange", () => {
+  refreshPublic();
+  refreshMine();
+});

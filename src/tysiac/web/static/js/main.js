@@ -1,0 +1,208 @@
+// The table page (/g/CODE): wires the socket, the state, the renderer and the input.
+// The server decides every rule: the page offers exactly the moves in view.legal.
+import { $ } from "./dom.js";
+import { joinGame, normaliseCode } from "./api.js";
+import { changesText, eventText, initLive, logLine } from "./a11y.js";
+import { initPwa } from "./pwa.js";
+import { bindInput } from "./input.js";
+import { createRenderer } from "./render.js";
+import { initSettings } from "./settings.js";
+import { openSocket } from "./socket.js";
+import * as S from "./state.js";
+import * as store from "./store.js";
+
+initSettings();
+initPwa();
+initLive($("turn"), $("log"));
+
+function codeFromPath() {
+  const raw = location.pathname.split("/")[2] || "";
+  try {
+    return normaliseCode(decodeURIComponent(raw));
+  } catch {
+    return normaliseCode(raw);
+  }
+}
+
+const code = codeFromPath();
+const renderer = createRenderer({ nick: store.getNick() });
+let state = S.initialState(code, store.loadSeat(code));
+
+function update(next) {
+  state = next;
+  renderer.schedule(state);
+}
+
+const nickOf = (seat) => S.nickOf(state, seat);
+
+const say = logLine;
+
+// --- the socket ---
+
+let pendingEvents = [];
+
+function tellEvents() {
+  const messages = pendingEvents;
+  pendingEvents = [];
+  for (const message of messages) {
+    for (const event of message.events) {
+      try {
+        say(eventText(event, nickOf));
+      } catch (error) {
+        console.error(error);
+      }
+    }
+  }
+}
+
+const handlers = {
+  state(message) {
+    const before = state.snap;
+    update(S.withSnapshot(state, message, Date.now()));
+    tellEvents();
+    for (const line of changesText(before, state.snap, nickOf)) say(line);
+    const { game } = state.snap;
+    if (game.status === "finished" || game.status === "cancelled") store.markEnded(code);
+    if (game.rematch && game.you !== null) carrySeat(game.rematch);
+  },
+  event(message) {
+    // Told with the nicks of the state that follows (a join names a new player).
+    pendingEvents.push(message);
+    if (state.snap && state.snap.v >= message.v) tellEvents();
+  },
+  error(message) {
+    const { code: kind, message: text } = message.error;
+    if (kind === "deleted") store.markEnded(code);
+    // A stale move is followed by a fresh state: nothing to tell.
+    update(S.withError(state, kind === "stale" ? "" : text));
+  },
+  pong() {},
+  deleted() {
+    store.markEnded(code);
+    update(S.withError(state, "Ta gra została usunięta z serwera."));
+  },
+};
+
+const scheme = location.protocol === "https:" ? "wss" : "ws";
+const socket = openSocket({
+  url: `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`,
+  hello: () => state.stored?.token ?? null,
+  handlers,
+  onStatus: (status, closeCode) => {
+    if (status === "retrying" && state.connection === "open") say("Połączenie przerwane. Łączę ponownie…");
+    update(S.withConnection(state, status, closeCode ?? null));
+  },
+  onClose: (closeCode) => {
+    if (closeCode === 4403 && state.stored) {
+      // This browser's key is not valid for this game: watch as a spectator.
+      store.removeSeat(code);
+      update(S.withSeat(state, null));
+      return "now";
+    }
+    if (closeCode === 4404 || closeCode === 4410) store.markEnded(code);
+    return null;
+  },
+  onProtocolError: (error) => {
+    console.error(error);
+    update(S.withError(state, "Serwer przysłał wiadomość, której ta strona nie rozumie. Odśwież stronę."));
+  },
+});
+
+/** A rematch keeps every seat and token: copy this browser's key to the new code. */
+function carrySeat(rematchCode) {
+  if (state.stored && !store.loadSeat(rematchCode)) {
+    const { ended, chatOff, ...entry } = state.stored;
+    store.saveSeat(rematchCode, { ...entry, joined: new Date().toISOString() });
+  }
+}
+
+function sendMove(action) {
+  if (state.busy || !state.snap) return;
+  if (socket.send({ type: "move", v: state.snap.v, action })) {
+    update(S.withBusy(state));
+    renderer.flush(state); // at once: a second press must find the controls already off
+  } else update(S.withError(state, "Brak połączenia z serwerem. Ruch nie został wysłany."));
+}
+
+// --- intents from input.js ---
+
+async function copyLink() {
+  const link = `${location.origin}/g/${code}`;
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    done = true;
+  } catch {
+    // no clipboard access: the link stays on screen to copy by hand
+  }
+  update(S.withFlag(state, "notice", done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go."));
+  setTimeout(() => update(S.withFlag(state, "notice", "")), 4000);
+}
+
+async function join(nick) {
+  update(S.withError(state, ""));
+  try {
+    const seated = await joinGame(code, nick);
+    store.setNick(nick.trim());
+    const entry = { seat: seated.seat, token: seated.token, nick: nick.trim(), joined: new Date().toISOString() };
+    store.saveSeat(seated.code, entry);
+    update(S.withSeat(state, entry));
+    socket.reconnect();
+  } catch (error) {
+    update(S.withError(state, error.message));
+  }
+}
+
+const act = {
+  move: (intent) => sendMove(intent.action),
+  card(intent) {
+    const { state: next, action } = S.activateCard(state, intent.code);
+    update(next);
+    if (action) sendMove(action);
+    renderer.flush(state);
+  },
+  "focus-card"(intent) {
+    update(S.withFocusCard(state, intent.code));
+    renderer.flush(state);
+  },
+  give() {
+    const action = S.giveAction(state);
+    if (action) sendMove(action);
+    else update(S.withError(state, `Najpierw wybierz kartę dla ${nickOf(S.nextRecipient(state))}.`));
+  },
+  discard() {
+    const action = S.discardAction(state);
+    if (action) sendMove(action);
+    else update(S.withError(state, "Najpierw wybierz dwie karty do odłożenia."));
+  },
+  reset: () => update(S.resetSelection(state)),
+  "last-trick": () => update(S.toggled(state, "showLastTrick")),
+  "surrender-ask": () => update(S.withFlag(state, "confirmSurrender", true)),
+  "surrender-no": () => state.confirmSurrender && update(S.withFlag(state, "confirmSurrender", false)),
+  "surrender-yes"() {
+    update(S.withFlag(state, "confirmSurrender", false));
+    sendMove({ type: "surrender" });
+  },
+  rematch() {
+    if (!socket.send({ type: "rematch" })) update(S.withError(state, "Brak połączenia z serwerem."));
+  },
+  "copy-link": copyLink,
+  share: () => navigator.share?.({ title: "Tysiąc", text: `Zagraj ze mną w tysiąca! Kod gry: ${code}`, url: `${location.origin}/g/${code}` }).catch(() => {}),
+  "toggle-chat"() {
+    update(S.toggled(state, "chatHidden"));
+    store.updateSeat(code, { chatOff: state.chatHidden });
+  },
+  chat(intent) {
+    const text = intent.text.trim();
+    if (!text) return;
+    if (socket.send({ type: "chat", text })) renderer.clearChatInput();
+    else update(S.withError(state, "Brak połączenia z serwerem. Wiadomość nie została wysłana."));
+  },
+  join: (intent) => join(intent.nick),
+  wake: () => socket.wake(),
+};
+
+bindInput((intent) => act[intent.type]?.(intent));
+
+setInterval(() => renderer.tick(state, Date.now()), 250);
+renderer.schedule(state);

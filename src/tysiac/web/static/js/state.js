@@ -1,0 +1,150 @@
+// The table page's state: one plain object, changed only by the pure functions here
+// (each returns a new object). The server's snapshot is the whole truth about the
+// game; the rest is this page's own: the connection, a half-made choice of cards,
+// which card has the keyboard focus, open panels.
+
+export function initialState(code, stored) {
+  return {
+    code,
+    stored, // {seat, token, ...} from localStorage, or null: a spectator
+    snap: null, // the last `state` message: {v, game, view, chat}
+    connection: "connecting",
+    closedCode: null,
+    deadline: null, // Date.now() at which game.time_left_ms runs out
+    busy: false, // a move was sent; no answer yet
+    selection: { key: "", give: [], discard: [] },
+    focusCard: null,
+    showLastTrick: false,
+    confirmSurrender: false,
+    chatHidden: Boolean(stored?.chatOff),
+    error: "",
+    notice: "", // "Skopiowano link."
+  };
+}
+
+export const you = (state) => state.snap?.game.you ?? null;
+export const view = (state) => state.snap?.view ?? null;
+export const hand = (state) => state.snap?.view?.hand ?? null;
+export const legal = (state) => state.snap?.view?.legal ?? {};
+export const isPlayer = (state) => you(state) !== null;
+
+export function nickOf(state, seat) {
+  return state.snap?.game.seats[seat]?.nick ?? `miejsce ${seat + 1}`;
+}
+
+const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;
+
+export function withSnapshot(state, message, now) {
+  const { v, game, view: gameView, chat } = message;
+  const snap = { v, game, view: gameView, chat };
+  const key = selectionKey(snap);
+  const selection = key === state.selection.key ? state.selection : { key, give: [], discard: [] };
+  // "Ostatnia lewa" stays open until the next card is played.
+  const before = state.snap?.view?.hand;
+  const after = gameView?.hand;
+  const played = (hand) => (hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1);
+  const keepLast = state.showLastTrick && Boolean(after?.last_trick) && played(before) === played(after) &&
+    state.snap.view.hand_number === gameView.hand_number;
+  return {
+    ...state,
+    snap,
+    busy: false,
+    error: "",
+    deadline: game.time_left_ms === null ? null : now + game.time_left_ms,
+    selection,
+    showLastTrick: keepLast,
+    confirmSurrender: state.confirmSurrender && game.status === "playing" && game.you !== null,
+  };
+}
+
+export const withConnection = (state, connection, closedCode = null) => ({ ...state, connection, closedCode });
+export const withError = (state, error) => ({ ...state, error, busy: false });
+export const withBusy = (state) => ({ ...state, busy: true, error: "" });
+export const withSeat = (state, stored) => ({ ...state, stored });
+export const withFocusCard = (state, code) => ({ ...state, focusCard: code });
+export const toggled = (state, key) => ({ ...state, [key]: !state[key] });
+export const withFlag = (state, key, value) => ({ ...state, [key]: value });
+
+/** Which kind of card choice the hand is in: "play", "give", "discard" or null. */
+export function handMode(state) {
+  const moves = legal(state);
+  if (moves.play) return "play";
+  if (moves.give) return "give";
+  if (moves.discard) return "discard";
+  return null;
+}
+
+/** The opponent who gets the next card chosen, in the order of legal.give.to. */
+export function nextRecipient(state) {
+  const give = legal(state).give;
+  if (!give) return null;
+  return give.to[state.selection.give.length] ?? null;
+}
+
+// The hand is shown by suit in the order of the marriage values (kier 100, karo 80,
+// trefl 60, pik 40), each suit from its strongest card (A 10 K D W 9).
+const SUIT_ORDER = "HDCS";
+const RANK_ORDER = "ATKQJ9";
+const handOrder = (a, b) =>
+  SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
+
+/** Per card of the own hand, in display order: {code, meld, pressed, enabled}. */
+export function handCards(state) {
+  const h = hand(state);
+  if (!h?.cards) return [];
+  const moves = legal(state);
+  const mode = handMode(state);
+  const { give, discard } = state.selection;
+  return [...h.cards].sort(handOrder).map((code) => {
+    let enabled = false;
+    let pressed = null;
+    if (state.busy) {
+      // a move is on its way: no card does anything until the server answers
+      pressed = mode === "give" || mode === "discard" ? state.selection[mode].includes(code) : null;
+    } else if (mode === "play") {
+      enabled = moves.play.includes(code);
+    } else if (mode === "give") {
+      pressed = give.includes(code);
+      enabled = pressed || (moves.give.cards.includes(code) && give.length < moves.give.to.length);
+    } else if (mode === "discard") {
+      pressed = discard.includes(code);
+      enabled = pressed || (moves.discard.includes(code) && discard.length < 2);
+    }
+    return { code, meld: h.meld_cards.includes(code), pressed, enabled };
+  });
+}
+
+/**
+ * A hand card was activated. Returns {state, action}: the action to send (a play),
+ * or a new selection (give, discard), or nothing when the card may not be used now.
+ */
+export function activateCard(state, code) {
+  const card = handCards(state).find((c) => c.code === code);
+  const next = { ...state, focusCard: code };
+  if (!card || !card.enabled || state.busy) return { state: next, action: null };
+  const mode = handMode(state);
+  if (mode === "play") return { state: next, action: { type: "play", card: code } };
+  const list = state.selection[mode];
+  const chosen = list.includes(code) ? list.filter((c) => c !== code) : [...list, code];
+  return { state: { ...next, error: "", selection: { ...state.selection, [mode]: chosen } }, action: null };
+}
+
+export const resetSelection = (state) => ({ ...state, error: "", selection: { ...state.selection, give: [], discard: [] } });
+
+/** The `give` action once each opponent has a card, else null. */
+export function giveAction(state) {
+  const give = legal(state).give;
+  const chosen = state.selection.give;
+  if (!give || chosen.length !== give.to.length) return null;
+  return { type: "give", cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])) };
+}
+
+export function discardAction(state) {
+  const chosen = state.selection.discard;
+  return legal(state).discard && chosen.length === 2 ? { type: "discard", cards: [...chosen] } : null;
+}
+
+/** Seconds left of the pending move (or the pause between hands), or null. */
+export function secondsLeft(state, now) {
+  return state.deadline === null ? null : Math.max(0, Math.ceil((state.deadline - now) / 1000));
+}
