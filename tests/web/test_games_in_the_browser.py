@@ -1,0 +1,94 @@
+"""Whole hands and games through the page alone, in real Chromium."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import STRONG_DECK, live_server
+
+from .ui import (
+    DESKTOP,
+    PHONE,
+    card_names,
+    create_game,
+    expect_heading,
+    hand,
+    join_game,
+    make_moves,
+    open_player,
+    play_until,
+    summary_shown,
+)
+
+NICKS = ["Ala", "Ola", "Ela", "Iza"]
+
+
+def seat_players(browser: Browser, base: str, players: int) -> list[Page]:
+    pages = [open_player(browser, f"{base}/", PHONE if i % 2 else DESKTOP) for i in range(players)]
+    code = create_game(pages[0], NICKS[0], players)
+    for page, nick in zip(pages[1:], NICKS[1:], strict=False):
+        page.goto(f"{base}/")
+        join_game(page, code, nick)
+    return pages
+
+
+@pytest.mark.parametrize("players", [3, 2, 4])
+def test_a_whole_hand_to_its_summary(
+    browser: Browser, tmp_path: Path, screenshots: Path, players: int
+) -> None:
+    with live_server(tmp_path, hand_pause_seconds=60) as server:
+        pages = seat_players(browser, server.base, players)
+        for page in pages:  # everyone sees the table; in 4-player hands the dealer holds nothing
+            expect(page.get_by_role("status").first).to_contain_text(re.compile("ruch", re.I))
+        holding = [page for page in pages if hand(page).get_by_role("button").count() > 0]
+        assert len(holding) == min(players, 3)
+        pages[0].screenshot(path=screenshots / f"table-{players}p-start.png")
+        play_until(pages, summary_shown(pages[0]))
+        for page in pages:
+            expect_heading(page, "Podsumowanie rozdania")
+        pages[0].screenshot(path=screenshots / f"table-{players}p-summary.png", full_page=True)
+        for page in pages:
+            page.context.close()
+
+
+def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path) -> None:
+    near = (850, 850, 850)  # test-only: start near 1000 with a deck the mus player wins
+    with live_server(tmp_path, test_start_scores=near, test_deck=STRONG_DECK) as server:
+        pages = seat_players(browser, server.base, 3)
+        ended = pages[0].get_by_role("heading", name="Koniec gry")
+        play_until(pages, lambda: ended.count() > 0 and ended.first.is_visible(), limit=180)
+        for page in pages:
+            expect_heading(page, "Koniec gry")
+        pages[1].get_by_role("button", name="Rewanż").click()
+        for page in pages:
+            page.get_by_role("link", name="Przejdź do rewanżu").click()
+            expect(hand(page).get_by_role("button").first).to_be_visible()
+        assert len({page.url for page in pages}) == 1
+        for page in pages:
+            page.context.close()
+
+
+def test_reload_in_the_middle_of_a_hand_and_carry_on(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, hand_pause_seconds=60) as server:
+        pages = seat_players(browser, server.base, 3)
+        make_moves(pages, 8)  # into the play phase
+        before = card_names(pages[1])
+        pages[1].reload()
+        expect(hand(pages[1]).get_by_role("button").first).to_be_visible()
+        assert card_names(pages[1]) == before
+        play_until(pages, summary_shown(pages[1]))
+        for page in pages:
+            page.context.close()
+
+
+def test_a_spectator_sees_the_table_but_no_hand(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, _ = server.full_table(3)
+        watcher = open_player(browser, f"{server.base}/g/{code}")
+        expect(watcher.get_by_text("Oglądasz grę jako widz")).to_be_visible()
+        expect(hand(watcher)).to_have_count(0)
+        watcher.context.close()

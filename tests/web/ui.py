@@ -1,0 +1,148 @@
+"""Playing through the page alone: what a person sees and presses, by role and name."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def open_player(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
+    context: BrowserContext = browser.new_context(viewport=viewport, locale="pl-PL")  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def create_game(page: Page, nick: str, players: int, **options: Any) -> str:
+    """Fill the home page form, create the game; returns the game code from the URL."""
+    page.get_by_label("Nick", exact=True).fill(nick)
+    page.get_by_label(f"{players} graczy").check()
+    if options.get("public"):
+        page.get_by_label("Gra publiczna").check()
+    page.get_by_role("button", name="Załóż grę").click()
+    page.wait_for_url(re.compile(r"/g/[A-Z0-9]{6}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_game(page: Page, code: str, nick: str) -> None:
+    page.get_by_label("Nick", exact=True).fill(nick)
+    page.get_by_label("Kod gry").fill(code)
+    page.get_by_role("button", name="Dołącz do gry").click()
+    page.wait_for_url(re.compile(rf"/g/{code}$"))
+
+
+SNAPSHOT = """() => {
+    const name = el =>
+        (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\\s+/g, ' ');
+    const shown = el =>
+        el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const usable = el => shown(el) && !el.disabled && el.getAttribute('aria-disabled') !== 'true';
+    const toolbar = document.querySelector('[role=toolbar][aria-label="Twoje karty"]');
+    const inHand = el => toolbar !== null && toolbar.contains(el);
+    return {
+        buttons: [...document.querySelectorAll('button')]
+            .filter(b => usable(b) && !inHand(b))
+            .map(name),
+        cards: toolbar ? [...toolbar.querySelectorAll('button')].filter(usable).map(name) : [],
+    };
+}"""
+
+
+def hand(page: Page) -> Locator:
+    return page.get_by_role("toolbar", name="Twoje karty")
+
+
+def controls(page: Page) -> tuple[list[str], list[str]]:
+    """The usable buttons outside the hand and the usable cards in it, in one look."""
+    seen = page.evaluate(SNAPSHOT)
+    return seen["buttons"], seen["cards"]
+
+
+def click(page: Page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).first.click()
+
+
+def click_card(page: Page, name: str) -> None:
+    hand(page).get_by_role("button", name=name, exact=True).click()
+
+
+def visible(page: Page, name: str) -> bool:
+    return name in controls(page)[0]
+
+
+RANK_POINTS = {"dziewiątka": 0, "walet": 2, "dama": 3, "król": 4, "dziesiątka": 10, "as": 11}
+
+
+def points(card_name: str) -> int:
+    return RANK_POINTS[card_name.split()[0]]
+
+
+def take_turn(page: Page) -> bool:
+    """Make one move if it is this page's turn; False when there is nothing to do.
+
+    Like a cautious player: pass, take the first musik, give away or lay down the
+    weakest cards, declare the least, lead a marriage when holding one.
+    """
+    buttons, cards = controls(page)
+    for name in ("Pas", "Pierwszy musik", "Deklaruj"):
+        if name in buttons:
+            click(page, name)
+            return True
+    for confirm in ("Oddaj karty", "Odłóż karty"):
+        if confirm in buttons:
+            plain = [c for c in cards if "meldunek" not in c] or cards
+            for card in sorted(plain, key=points)[:2]:
+                click_card(page, card)
+            click(page, confirm)
+            return True
+    if cards:
+        melds = [c for c in cards if "meldunek" in c]
+        click_card(page, melds[0] if melds else cards[0])
+        return True
+    return False
+
+
+def play_until(pages: Sequence[Page], done: Callable[[], bool], limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        moved = False
+        for page in pages:
+            if done():
+                return
+            moved = take_turn(page) or moved
+        if not moved:
+            pages[0].wait_for_timeout(50)
+
+
+def make_moves(pages: Sequence[Page], count: int, limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    made = 0
+    while made < count:
+        assert time.monotonic() < deadline, "no moves to make"
+        for page in pages:
+            made += take_turn(page)
+        pages[0].wait_for_timeout(50)
+
+
+def card_names(page: Page) -> list[str]:
+    return sorted(
+        card.get_attribute("aria-label") or card.inner_text()
+        for card in hand(page).get_by_role("button").all()
+    )
+
+
+def summary_shown(page: Page) -> Callable[[], bool]:
+    heading = page.get_by_role("heading", name="Podsumowanie rozdania")
+    return lambda: heading.count() > 0 and heading.first.is_visible()
+
+
+def expect_heading(page: Page, name: str) -> None:
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
