@@ -61,14 +61,18 @@ def test_no_violations_on_any_screen(
     assert {screen: v for screen, v in found.items() if v} == {}
 
 
-@pytest.mark.parametrize("path", ["/", "/zasady", "/regulamin"])
+@pytest.mark.parametrize("path", ["/", "/zasady", "/regulamin", "table"])
 def test_reflow_at_320_px_with_text_at_200_percent(
     browser: Browser, tmp_path: Path, path: str
 ) -> None:
     with live_server(tmp_path) as server:
+        if path == "table":
+            code, _ = server.full_table(3)
+            path = f"/g/{code}"  # a spectator's table, mid-bidding
         context = browser.new_context(viewport={"width": 320, "height": 640}, bypass_csp=True)  # type: ignore[arg-type]
         page = context.new_page()
         page.goto(server.base + path)
+        page.wait_for_load_state("networkidle")
         page.add_style_tag(content="html { font-size: 200% !important; }")
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"

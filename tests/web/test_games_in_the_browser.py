@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import STRONG_DECK, live_server
 
+from .test_accessibility import violations
 from .ui import (
     DESKTOP,
     PHONE,
@@ -63,6 +64,7 @@ def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path
         play_until(pages, lambda: ended.count() > 0 and ended.first.is_visible(), limit=180)
         for page in pages:
             expect_heading(page, "Koniec gry")
+        assert violations(pages[0]) == []  # the end screen too
         pages[1].get_by_role("button", name="Rewanż").click()
         for page in pages:
             page.get_by_role("link", name="Przejdź do rewanżu").click()
