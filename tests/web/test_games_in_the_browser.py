@@ -94,3 +94,22 @@ def test_a_spectator_sees_the_table_but_no_hand(browser: Browser, tmp_path: Path
         expect(watcher.get_by_text("Oglądasz grę jako widz")).to_be_visible()
         expect(hand(watcher)).to_have_count(0)
         watcher.context.close()
+
+
+def test_announcements_and_the_games_this_device_holds(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, hand_pause_seconds=60) as server:
+        pages = seat_players(browser, server.base, 3)
+        log = pages[0].get_by_role("log", name="Przebieg gry")
+        expect(log).to_contain_text("Komplet graczy. Gra się zaczyna.")
+        make_moves(pages, 1)  # somebody passes: everyone is told
+        for page in pages:
+            expect(page.get_by_role("log", name="Przebieg gry")).to_contain_text(": pas.")
+        code = pages[0].url.rsplit("/", 1)[1]
+        pages[0].goto(f"{server.base}/")
+        mine = pages[0].get_by_role("region", name="Twoje gry na tym urządzeniu")
+        expect(mine.get_by_role("link")).to_have_count(1)
+        mine.get_by_role("link").click()
+        pages[0].wait_for_url(f"**/g/{code}")
+        expect(hand(pages[0]).get_by_role("button").first).to_be_visible()
+        for page in pages:
+            page.context.close()
