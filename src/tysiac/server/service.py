@@ -116,10 +116,7 @@ class GameService:
         """The table at the row's version: from the cache, topped up from the log."""
         table = self._tables.get(row.code)
         if table is None or table.version > row.version:
-            settings = TableSettings(
-                row.players, row.target, row.name, row.public, row.chat, row.move_seconds
-            )
-            table = empty_table(row.code, settings)
+            table = empty_table(row.code, settings_of(row))
         if table.version < row.version:  # another process, or a cold cache
             for event in await db.events_of(conn, row.id, after=table.version):
                 table = apply_event(table, event.kind, event.data, event.at)
@@ -274,28 +271,38 @@ class GameService:
         token = new_token()
         now = self.now()
         async with self._create_lock, self._writing() as conn:
-            await self._check_limits(conn, creator_ip)
-            code = new_code()
-            while await db.code_exists(conn, code):
-                code = new_code()
-            game_id = await db.insert_game(
-                conn,
-                code=code,
-                status="waiting",
-                players=players,
-                name=name,
-                public=public,
-                chat=chat,
-                target=rules.game.SHORT_TARGET if short else rules.game.TARGET,
-                move_seconds=move_seconds,
-                version=1,
-                created_at=now,
-                updated_at=now,
-                creator_ip=creator_ip,
-            )
+            target = rules.game.SHORT_TARGET if short else rules.game.TARGET
+            settings = TableSettings(players, target, name, public, chat, move_seconds)
+            code, game_id = await self._open_game(conn, creator_ip, settings, version=1)
             await db.add_seat(conn, game_id, 0, nick, token_hash(token))
             await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": nick})], now)
         return Seated(code, 0, token)
+
+    async def _open_game(
+        self, conn: AsyncConnection, creator_ip: str, settings: TableSettings, version: int
+    ) -> tuple[str, int]:
+        """Within the limits, a new waiting game under a fresh code: its code and row id."""
+        await self._check_limits(conn, creator_ip)
+        code = new_code()
+        while await db.code_exists(conn, code):
+            code = new_code()
+        now = self.now()
+        game_id = await db.insert_game(
+            conn,
+            code=code,
+            status="waiting",
+            players=settings.players,
+            name=settings.name,
+            public=settings.public,
+            chat=settings.chat,
+            target=settings.target,
+            move_seconds=settings.move_seconds,
+            version=version,
+            created_at=now,
+            updated_at=now,
+            creator_ip=creator_ip,
+        )
+        return code, game_id
 
     async def _check_limits(self, conn: AsyncConnection, creator_ip: str) -> None:
         """Regulamin §4.3: at most N active games from one address, M in the service."""
@@ -389,26 +396,7 @@ class GameService:
             if table.rematch is not None:
                 made.append(table.rematch)
                 return []
-            await self._check_limits(conn, creator_ip)
-            now = self.now()
-            code_new = new_code()
-            while await db.code_exists(conn, code_new):
-                code_new = new_code()
-            game_id = await db.insert_game(
-                conn,
-                code=code_new,
-                status="waiting",
-                players=row.players,
-                name=row.name,
-                public=row.public,
-                chat=row.chat,
-                target=row.target,
-                move_seconds=row.move_seconds,
-                version=0,
-                created_at=now,
-                updated_at=now,
-                creator_ip=creator_ip,
-            )
+            code_new, game_id = await self._open_game(conn, creator_ip, settings_of(row), version=0)
             for old in await db.seats_of(conn, row.id):
                 await db.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
             made.append(code_new)
@@ -524,6 +512,10 @@ class GameService:
             "view": rules.view(table.game, seat) if table.game is not None else None,
             "chat": [_chat_line(table, line) for line in table.chat] if settings.chat else [],
         }
+
+
+def settings_of(row: db.GameRow) -> TableSettings:
+    return TableSettings(row.players, row.target, row.name, row.public, row.chat, row.move_seconds)
 
 
 def _check_joinable(table: Table) -> None:
