@@ -41,14 +41,6 @@ class NotationError(ValueError):
     """A card code or a list of cards could not be read."""
 
 
-def suit_of(card: Card) -> Suit:
-    return card // 6
-
-
-def rank_of(card: Card) -> int:
-    return card % 6
-
-
 def make_card(rank: int, suit: Suit) -> Card:
     return suit * 6 + rank
 
@@ -65,13 +57,6 @@ def parse_card(code: str) -> Card:
 
 def card_code(card: Card) -> str:
     return RANKS[card % 6] + SUITS[card // 6]
-
-
-def parse_suit(code: str) -> Suit:
-    suit = SUITS.find(code) if isinstance(code, str) and len(code) == 1 else -1
-    if suit < 0:
-        raise NotationError(f"Nieznany kolor: {code!r}.")
-    return suit
 
 
 def suit_code(suit: Suit) -> str:
@@ -123,22 +108,10 @@ def codes(mask: Mask) -> list[str]:
     return [card_code(c) for c in cards_of(mask)]
 
 
-def count(mask: Mask) -> int:
-    return mask.bit_count()
 
 
 def points_of(mask: Mask) -> int:
     return sum(POINTS[c] for c in cards_of(mask))
-
-
-def marriage_partner(card: Card) -> Card | None:
-    """The other half of a king's or queen's marriage, else None."""
-    rank = card % 6
-    if rank == QUEEN:
-        return card + 1
-    if rank == KING:
-        return card - 1
-    return None
 
 
 def marriage_suits(mask: Mask) -> tuple[Suit, ...]:
