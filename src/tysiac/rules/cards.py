@@ -108,8 +108,6 @@ def codes(mask: Mask) -> list[str]:
     return [card_code(c) for c in cards_of(mask)]
 
 
-
-
 def points_of(mask: Mask) -> int:
     return sum(POINTS[c] for c in cards_of(mask))
 
