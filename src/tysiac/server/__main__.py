@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 
 import uvicorn
 
 from .app import create_app
-from .config import Settings
+from .config import ConfigError, Settings
 from .protocol import MAX_BODY
 
 
@@ -16,11 +17,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="tysiac-server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument(
+        "--check-config", action="store_true", help="validate the configuration, print it, exit"
+    )
     args = parser.parse_args()
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print("Configuration error:", file=sys.stderr)
+        for problem in error.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        sys.exit(2)
+    if args.check_config:
+        for key, text in settings.describe():
+            print(f"{key} = {text}")
+        return
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    settings = Settings.from_env()
     uvicorn.run(
         create_app(settings),
         host=args.host,

@@ -75,8 +75,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         engine = db.create_engine(settings.database_url)
         await db.migrate(engine)
-        async with engine.begin() as conn:
-            key = await db.secret(conn, "ip_hash_key")
+        key = settings.hashing_secret
+        if key is None:
+            async with engine.begin() as conn:
+                key = await db.secret(conn, "ip_hash_key")
         service = GameService(engine, LocalBus(), settings, key, random.SystemRandom())
         app.state.service = service
         sweeper = asyncio.create_task(run_sweeper(service))

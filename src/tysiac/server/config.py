@@ -1,57 +1,275 @@
-"""Server settings, from environment variables (TYSIAC_*) with defaults for `make run`."""
+"""The server's one configuration, validated at start.
+
+Every documented setting can come from a TOML file named by ``TYSIAC_CONFIG`` (keys as
+below, e.g. ``smtp_host = "mail.example.org"``) and from an environment variable
+``TYSIAC_<KEY>`` (``TYSIAC_SMTP_HOST``), which wins over the file. With nothing set,
+``make run`` serves the game on SQLite; the contact form then says it is not configured.
+``python -m tysiac.server --check-config`` validates and prints the result (secrets masked).
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import re
+import tomllib
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+class ConfigError(Exception):
+    """Every problem found in the configuration, one per line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def _doc(text: str, secret: bool = False) -> dict[str, Any]:
+    """Field metadata: only documented fields are read from the file and the environment."""
+    return {"doc": text, "secret": secret}
+
+
+PGP_PUBLIC_KEY_HEADER = "-----BEGIN PGP PUBLIC KEY BLOCK-----"
+EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
 @dataclass(frozen=True)
 class Settings:
-    database_url: str = "sqlite+aiosqlite:///tysiac.db"
-    public_url: str | None = None  # the address in game links; by default the request's own
-    max_games_per_ip: int = 10
-    max_active_games: int = 200
+    # Storage and scale-out.
+    database_url: str = field(
+        default="sqlite+aiosqlite:///tysiac.db",
+        metadata=_doc("where games are kept: sqlite+aiosqlite:///file or postgresql+asyncpg://…"),
+    )
+    redis_url: str | None = field(
+        default=None,
+        metadata=_doc("redis://… for fan-out between several server processes (reserved)"),
+    )
+    public_url: str | None = field(
+        default=None,
+        metadata=_doc("the site's address, e.g. https://tysiac.example.org (game links, e-mail)"),
+    )
+    hashing_secret: str | None = field(
+        default=None,
+        metadata=_doc(
+            "key of the IP and device hashes, 32+ characters; by default one is made on first"
+            " start and kept in the database",
+            secret=True,
+        ),
+    )
+    forwarded_allow_ips: str | None = field(
+        default=None, metadata=_doc("reverse proxies trusted for X-Forwarded-For")
+    )
+    allowed_origins: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc("extra page origins allowed to open game sockets, comma-separated"),
+    )
+    # Limits.
+    max_games_per_ip: int = field(default=10, metadata=_doc("active games one address may create"))
+    max_active_games: int = field(default=200, metadata=_doc("active games in the whole service"))
+    contact_per_day: int = field(
+        default=5, metadata=_doc("contact-form messages a day from one address")
+    )
+    hand_pause_seconds: float = field(
+        default=5.0, metadata=_doc("time to read a hand's result before the next deal")
+    )
+    # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
+    operator_name: str = field(
+        default="Operator tej kopii serwisu (nie skonfigurowano)",
+        metadata=_doc("who runs this copy (terms and privacy pages)"),
+    )
+    operator_address: str | None = field(default=None, metadata=_doc("the operator's address"))
+    operator_email: str | None = field(
+        default=None, metadata=_doc("the operator's e-mail: contact form, reports, daily stats")
+    )
+    operator_pgp_key_file: str | None = field(
+        default=None,
+        metadata=_doc("the operator's OpenPGP public key (armored .asc file) for the contact form"),
+    )
+    # Mail: the contact relay and the daily statistics.
+    smtp_host: str | None = field(default=None, metadata=_doc("SMTP server for outgoing mail"))
+    smtp_port: int = field(default=587, metadata=_doc("SMTP port"))
+    smtp_security: str = field(
+        default="starttls", metadata=_doc("starttls, tls (implicit, port 465) or none")
+    )
+    smtp_username: str | None = field(default=None, metadata=_doc("SMTP login"))
+    smtp_password: str | None = field(default=None, metadata=_doc("SMTP password", secret=True))
+    mail_from: str | None = field(
+        default=None, metadata=_doc("sender address of outgoing mail (default: operator_email)")
+    )
+    stats_email: bool = field(
+        default=False, metadata=_doc("e-mail the operator the daily statistics once a day")
+    )
+
+    # Derived at load time: the text of operator_pgp_key_file.
+    operator_pgp_key: str | None = None
     sweep_seconds: float = 1.0
-    hand_pause_seconds: float = 5.0  # to read a hand's result before the next deal
-    forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For
-    allowed_origins: tuple[str, ...] = ()  # besides the server's own
-    # Who runs this copy: shown on the terms and privacy pages.
-    operator_name: str = "Operator tej kopii serwisu (nie skonfigurowano)"
-    operator_address: str | None = None
-    operator_email: str | None = None
-    # Test-only knobs: settable from code, never from a client or the environment.
+    # Test-only knobs: settable from code only, never from a client, a file or the environment.
     testing: bool = False
     test_move_seconds: float | None = None
     test_start_scores: tuple[int, ...] | None = None
     test_deck: tuple[str, ...] | None = None  # every hand dealt from this order
     clock: Callable[[], datetime] = field(default=utc_now)
 
+    @property
+    def contact_configured(self) -> bool:
+        return bool(self.operator_email and self.operator_pgp_key and self.smtp_host)
+
+    @property
+    def sender(self) -> str | None:
+        return self.mail_from or self.operator_email
+
     @classmethod
-    def from_env(cls) -> Settings:
-        origins = tuple(o for o in os.environ.get("TYSIAC_ALLOWED_ORIGINS", "").split(",") if o)
-        return cls(
-            database_url=os.environ.get("TYSIAC_DATABASE_URL", cls.database_url),
-            public_url=(os.environ.get("TYSIAC_PUBLIC_URL") or "").rstrip("/") or None,
-            forwarded_allow_ips=os.environ.get("TYSIAC_FORWARDED_ALLOW_IPS") or None,
-            max_games_per_ip=_env_int("TYSIAC_MAX_GAMES_PER_IP", cls.max_games_per_ip),
-            max_active_games=_env_int("TYSIAC_MAX_ACTIVE_GAMES", cls.max_active_games),
-            hand_pause_seconds=float(
-                os.environ.get("TYSIAC_HAND_PAUSE_SECONDS") or cls.hand_pause_seconds
-            ),
-            allowed_origins=origins,
-            operator_name=os.environ.get("TYSIAC_OPERATOR_NAME") or cls.operator_name,
-            operator_address=os.environ.get("TYSIAC_OPERATOR_ADDRESS") or None,
-            operator_email=os.environ.get("TYSIAC_OPERATOR_EMAIL") or None,
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The file named by TYSIAC_CONFIG, then TYSIAC_* variables; raises ConfigError."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        problems: list[str] = []
+        path = environ.get("TYSIAC_CONFIG")
+        if path:
+            try:
+                with open(path, "rb") as file:
+                    values.update(tomllib.load(file))
+            except (OSError, tomllib.TOMLDecodeError) as error:
+                raise ConfigError([f"TYSIAC_CONFIG={path}: {error}"]) from error
+            for key in values:
+                if key not in DOCUMENTED:
+                    problems.append(f"{path}: unknown setting {key!r}")
+        for key in DOCUMENTED:
+            text = environ.get(f"TYSIAC_{key.upper()}")
+            if text is not None and text != "":
+                values[key] = text
+        parsed: dict[str, Any] = {}
+        for key, value in values.items():
+            if key in DOCUMENTED:
+                try:
+                    parsed[key] = _parse(value, DOCUMENTED[key])
+                except ValueError as error:
+                    problems.append(f"{key} (TYSIAC_{key.upper()}): {error}")
+        if problems:
+            raise ConfigError(problems)
+        return cls(**parsed).validated()
+
+    def validated(self) -> Settings:
+        """Checks that need several values or the file system; returns the loaded settings."""
+        problems: list[str] = []
+
+        def check(ok: bool, key: str, message: str) -> None:
+            if not ok:
+                problems.append(f"{key} (TYSIAC_{key.upper()}): {message}")
+
+        scheme = urlsplit(self.database_url).scheme
+        check(
+            scheme in ("sqlite+aiosqlite", "postgresql+asyncpg"),
+            "database_url",
+            f"expected sqlite+aiosqlite:// or postgresql+asyncpg://, got {scheme or 'no'} scheme",
         )
+        if self.redis_url is not None:
+            check(
+                urlsplit(self.redis_url).scheme in ("redis", "rediss"),
+                "redis_url",
+                "expected redis://host:port/db or rediss://…",
+            )
+        if self.public_url is not None:
+            url = urlsplit(self.public_url)
+            check(
+                url.scheme in ("http", "https") and bool(url.netloc),
+                "public_url",
+                f"expected https://host, got {self.public_url!r}",
+            )
+        if self.hashing_secret is not None:
+            check(len(self.hashing_secret) >= 32, "hashing_secret", "use 32 characters or more")
+        for key in ("max_games_per_ip", "max_active_games", "contact_per_day", "smtp_port"):
+            check(getattr(self, key) > 0, key, "must be a positive number")
+        check(self.hand_pause_seconds >= 0, "hand_pause_seconds", "must not be negative")
+        for key in ("operator_email", "mail_from"):
+            value = getattr(self, key)
+            if value is not None:
+                check(bool(EMAIL.match(value)), key, f"not an e-mail address: {value!r}")
+        check(
+            self.smtp_security in ("starttls", "tls", "none"),
+            "smtp_security",
+            f"expected starttls, tls or none, got {self.smtp_security!r}",
+        )
+        if self.smtp_host is not None:
+            check(self.sender is not None, "mail_from", "set it or operator_email to send mail")
+        if self.stats_email:
+            check(
+                self.smtp_host is not None and self.operator_email is not None,
+                "stats_email",
+                "needs smtp_host and operator_email",
+            )
+        key_text = self.operator_pgp_key
+        if self.operator_pgp_key_file is not None:
+            try:
+                key_text = Path(self.operator_pgp_key_file).read_text(encoding="ascii")
+            except (OSError, UnicodeDecodeError) as error:
+                problems.append(f"operator_pgp_key_file: cannot read it: {error}")
+        if key_text is not None:
+            check(
+                PGP_PUBLIC_KEY_HEADER in key_text,
+                "operator_pgp_key_file",
+                "not an armored OpenPGP public key (-----BEGIN PGP PUBLIC KEY BLOCK-----)",
+            )
+        if problems:
+            raise ConfigError(problems)
+        return replace(self, operator_pgp_key=key_text)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Each documented setting and its value as text, secrets masked."""
+        shown = []
+        for key, f in DOCUMENTED.items():
+            value = getattr(self, key)
+            if f.metadata["secret"] and value is not None:
+                text = "(set, hidden)"
+            elif isinstance(value, tuple):
+                text = ",".join(value)
+            else:
+                text = "" if value is None else str(value)
+            shown.append((key, text))
+        return shown
+
+
+def _parse(value: object, spec: Any) -> object:
+    """A file or environment value -> the field's type (str, int, float, bool, tuple)."""
+    kind = typing.get_type_hints(Settings)[spec.name]
+    optional = isinstance(kind, types.UnionType)
+    if optional:
+        kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"expected true or false, got {value!r}")
+    if kind is int or kind is float:
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise ValueError(f"expected a number, got {value!r}")
+        try:
+            return int(value) if kind is int else float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"expected a number, got {value!r}") from None
+    if typing.get_origin(kind) is tuple:
+        items = value if isinstance(value, list) else str(value).split(",")
+        return tuple(str(item).strip() for item in items if str(item).strip())
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, got {value!r}")
+    text = value.strip()
+    if spec.name == "public_url":
+        text = text.rstrip("/")
+    return text or (None if optional else text)
+
+
+DOCUMENTED = {f.name: f for f in fields(Settings) if "doc" in f.metadata}
