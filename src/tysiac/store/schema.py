@@ -72,6 +72,65 @@ deleted_games = Table(
     "deleted_games",
     metadata,
     Column("code", String(6), primary_key=True),
-    Column("reason", String(20), nullable=False),  # expired (R31), later: removed by the operator
+    Column("reason", String(20), nullable=False),  # expired (R31) or removed (by the operator)
     Column("at", DateTime(timezone=True), nullable=False),
+    Column("message", String(300)),  # the operator's reason, shown to players and visitors
+)
+
+# Moderation: devices ("device", keyed hash of the ivoca_did cookie) and addresses ("ip",
+# keyed hash of the IP or its /64), kept 90 days after the last violation.
+offenders = Table(
+    "offenders",
+    metadata,
+    Column("kind", String(6), primary_key=True),
+    Column("hash", String(64), primary_key=True),
+    Column("violations", Integer, nullable=False),
+    Column("last_violation", DateTime(timezone=True), nullable=False),
+    Column("blocked_until", DateTime(timezone=True)),
+)
+
+# One row a violation, kept a day: three devices from one address within 24 hours block it.
+violations = Table(
+    "violations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("device", String(64), nullable=False),
+    Column("ip", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("violations_ip_at", "ip", "at"),
+)
+
+# The admin log: rejected and reported texts, kept 30 days.
+moderation_log = Table(
+    "moderation_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("kind", String(10), nullable=False),  # rejected, reported
+    Column("field", String(10), nullable=False),  # nick, name, chat
+    Column("text", String(500), nullable=False),
+    Column("nick", String(40)),  # the author
+    Column("reporter", String(40)),  # who reported it
+    Column("code", String(6)),  # the game
+    Column("device", String(64)),  # keyed hash of the author's device
+    Index("moderation_log_at", "at"),
+)
+
+# The contact form's 5-a-day limit: keyed hash of the sender's address, kept a day.
+contact_sends = Table(
+    "contact_sends",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ip", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("contact_sends_ip_at", "ip", "at"),
+)
+
+# Anonymous statistics: games started and finished a day (UTC date), kept 400 days.
+daily_stats = Table(
+    "daily_stats",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("started", Integer, nullable=False),
+    Column("finished", Integer, nullable=False),
 )
