@@ -9,7 +9,9 @@ BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.installed
 VENDOR   := src/tysiac/web/static/vendor
 FONT     := node_modules/@fontsource/atkinson-hyperlegible-next
+OPENPGP  := node_modules/openpgp
 CHROMIUM := /usr/bin/chromium
+GPG      := /usr/bin/gpg
 
 .PHONY: install assets run test lint bench clean
 
@@ -25,12 +27,22 @@ $(VENDOR)/.installed: package-lock.json
 		cp $(FONT)/files/atkinson-hyperlegible-next-$$subset-$$weight-normal.woff2 $(VENDOR)/atkinson/; \
 	done; done
 	cp $(FONT)/LICENSE $(VENDOR)/atkinson/AtkinsonHyperlegibleNext-OFL.txt
+	# OpenPGP.js for the contact page: the lightweight build and the chunks it imports on
+	# demand (curves, hashes, ciphers), with source maps (they carry the full source).
+	mkdir -p $(VENDOR)/openpgp
+	cp $(OPENPGP)/dist/lightweight/*.min.mjs $(OPENPGP)/dist/lightweight/*.min.mjs.map $(VENDOR)/openpgp/
+	cp $(OPENPGP)/LICENSE $(VENDOR)/openpgp/openpgp-LICENSE.txt
 	touch $@
 
 # The browser tests drive Debian's Chromium (a browser download cannot work here).
 $(CHROMIUM):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+# The contact tests encrypt and decrypt with GnuPG, as a person writing to the operator would.
+$(GPG):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y gnupg
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,7 +58,7 @@ lint: install
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 
-test: lint assets $(CHROMIUM)
+test: lint assets $(CHROMIUM) $(GPG)
 	$(BIN)/python -m pytest
 
 bench: install

@@ -20,6 +20,7 @@ PAGES = {
     "/": "index.html",
     "/zasady": "rules.html",
     "/regulamin": "terms.html",
+    "/kontakt": "contact.html",
     "/offline.html": "offline.html",
     "/sw.js": "sw.js",
     "/manifest.webmanifest": "manifest.webmanifest",

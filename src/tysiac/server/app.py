@@ -22,6 +22,7 @@ from tysiac.web import STATIC
 
 from .api import http_error, routes, service_error
 from .config import Settings
+from .contact import routes as contact_routes
 from .service import GameService, ServiceError
 from .ws import game_socket
 
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *routes,
+            *contact_routes,
             WebSocketRoute("/ws/{code}", game_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

@@ -1,0 +1,255 @@
+"""The contact form's server side: the operator's key, the encrypted relay and WKD.
+
+The page (``/kontakt``) encrypts the message, the nick and the e-mail together in the
+browser with the operator's public key; this module only ever sees the armored
+ciphertext. ``POST /api/contact`` checks that it is a well-formed public-key encrypted
+OpenPGP message addressed to the operator's key, counts it against the address's
+daily limit (a keyed hash of the address, kept a day), and mails it unchanged to the
+operator as PGP/MIME. Nothing else is stored or logged.
+
+Also here: ``/klucz.asc`` (the armored key) and the Web Key Directory, direct method
+(``/.well-known/openpgpkey/hu/<hash>`` and ``/.well-known/openpgpkey/policy``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tysiac.store.contact import (
+    forget_old_contact_sends,
+    release_contact_send,
+    reserve_contact_send,
+)
+
+from .api import client_address, service_of
+from .config import Settings
+from .mail import MailError, pgp_mime, send_mail
+from .openpgp import OpenPGPError, PublicKey, addressed_to, encrypted_message, public_key, wkd_hash
+from .security import ip_hash
+from .service import ServiceError
+
+log = logging.getLogger(__name__)
+
+MAX_ARMORED = 64 * 1024  # characters of the armored message
+MAX_BODY = MAX_ARMORED + 4096  # bytes of the JSON body: the message plus its escaping
+MAX_TEXT = 5000  # characters the page lets one type (the server cannot see them)
+KEY_URL = "/klucz.asc"
+SUBJECT = "Tysiąc: wiadomość z formularza kontaktowego"
+
+# Refusals by code: (status, Polish message). The page adds what the user should do.
+REFUSALS = {
+    "contact_off": (
+        503,
+        "Formularz kontaktowy nie jest skonfigurowany na tym serwerze."
+        " Napisz do operatora e-mailem (adres na stronie „Regulamin i prywatność”).",
+    ),
+    "too_large": (413, "Za dużo danych: zaszyfrowana wiadomość może mieć do 64 KiB."),
+    "malformed": (422, "Nieprawidłowe dane (pole „message”)."),
+    "not_encrypted": (
+        400,
+        "To nie jest poprawnie zaszyfrowana wiadomość OpenPGP. Odśwież stronę i spróbuj ponownie.",
+    ),
+    "wrong_key": (
+        400,
+        "Wiadomość nie jest zaszyfrowana kluczem operatora. Odśwież stronę i spróbuj ponownie.",
+    ),
+    "relay_failed": (
+        502,
+        "Nie udało się teraz przekazać wiadomości (serwer poczty nie odpowiada)."
+        " Nic nie zostało wysłane. Spróbuj ponownie za chwilę.",
+    ),
+}
+
+
+def refusal(code: str) -> ServiceError:
+    status, message = REFUSALS[code]
+    return ServiceError(code, message, status)
+
+
+def _limit_reached(limit: int) -> ServiceError:
+    return ServiceError(
+        "contact_limit",
+        f"Z Twojego adresu wysłano już {limit} wiadomości w ciągu doby (tyle wynosi limit)."
+        " Spróbuj jutro albo napisz do operatora e-mailem.",
+        429,
+    )
+
+
+@lru_cache(maxsize=4)
+def _parsed_key(text: str) -> PublicKey | None:
+    try:
+        return public_key(text)
+    except OpenPGPError as error:
+        log.error("operator_pgp_key_file is not a usable OpenPGP public key: %s", error)
+        return None
+
+
+def operator_key(settings: Settings) -> PublicKey | None:
+    """The operator's key, parsed once; None when unset or unusable (logged once)."""
+    return _parsed_key(settings.operator_pgp_key) if settings.operator_pgp_key else None
+
+
+def contact_ready(settings: Settings) -> bool:
+    return settings.contact_configured and operator_key(settings) is not None
+
+
+async def contact_info(request: Request) -> Response:
+    """What the page needs: whether the form works, the key and its fingerprint."""
+    settings = service_of(request).settings
+    key = operator_key(settings)
+    info: dict[str, Any] = {
+        "configured": contact_ready(settings),
+        "fingerprint": key.fingerprint_text if key else None,
+        "key": settings.operator_pgp_key if key else None,
+        "key_url": KEY_URL if key else None,
+        "wkd": _wkd_local_part(request) is not None,
+        "per_day": settings.contact_per_day,
+        "max_text": MAX_TEXT,
+    }
+    return JSONResponse(info, headers={"Cache-Control": "no-store"})
+
+
+async def _bounded_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise refusal("too_large")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise refusal("too_large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _armored(body: bytes) -> str:
+    """The ``message`` of ``{"message": "-----BEGIN PGP MESSAGE-----…"}``, nothing else."""
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise refusal("malformed") from None
+    if not isinstance(data, dict) or set(data) != {"message"}:
+        raise refusal("malformed")
+    message = data["message"]
+    if not isinstance(message, str):
+        raise refusal("malformed")
+    if len(message) > MAX_ARMORED:
+        raise refusal("too_large")
+    if not message.isascii():
+        raise refusal("not_encrypted")
+    return message
+
+
+def _lock(request: Request) -> asyncio.Lock:
+    """One reservation at a time in this process (the database checks across processes)."""
+    state = request.app.state
+    lock: asyncio.Lock | None = getattr(state, "contact_lock", None)
+    if lock is None:
+        lock = state.contact_lock = asyncio.Lock()
+    return lock
+
+
+async def send_contact(request: Request) -> Response:
+    service = service_of(request)
+    settings = service.settings
+    key = operator_key(settings)
+    if not settings.contact_configured or key is None:
+        raise refusal("contact_off")
+    armored = _armored(await _bounded_body(request))
+    try:
+        found = encrypted_message(armored)
+    except OpenPGPError:
+        raise refusal("not_encrypted") from None
+    if not addressed_to(found, key):
+        raise refusal("wrong_key")
+    address = ip_hash(service.hash_key, client_address(request))
+    now = settings.clock()
+    async with _lock(request), service.engine.begin() as conn:
+        await forget_old_contact_sends(conn, now)
+        reserved = await reserve_contact_send(conn, address, now, settings.contact_per_day)
+    if reserved is None:
+        raise _limit_reached(settings.contact_per_day)
+    try:
+        await send_mail(settings, SUBJECT, pgp_mime(armored))
+    except MailError:
+        async with service.engine.begin() as conn:
+            await release_contact_send(conn, reserved)
+        raise refusal("relay_failed") from None
+    log.info("contact message relayed to the operator")
+    return JSONResponse(
+        {"sent": True, "message": "Wiadomość wysłana. Dziękujemy!"},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def contact(request: Request) -> Response:
+    """GET: the form's configuration; POST: relay an encrypted message."""
+    if request.method == "POST":
+        return await send_contact(request)
+    return await contact_info(request)
+
+
+def _key_or_404(request: Request) -> PublicKey:
+    key = operator_key(service_of(request).settings)
+    if key is None:
+        raise ServiceError("not_found", "Operator tej kopii serwisu nie podał klucza OpenPGP.", 404)
+    return key
+
+
+async def key_file(request: Request) -> Response:
+    _key_or_404(request)
+    text = service_of(request).settings.operator_pgp_key or ""
+    return Response(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"},
+    )
+
+
+def _wkd_local_part(request: Request) -> str | None:
+    """The operator's local part when this site serves WKD for the operator's domain."""
+    settings = service_of(request).settings
+    if operator_key(settings) is None or not settings.operator_email:
+        return None
+    local, _, domain = settings.operator_email.rpartition("@")
+    if settings.public_url:
+        host = urlsplit(settings.public_url).hostname or ""
+    else:
+        host = request.url.hostname or ""
+    return local if host.lower() == domain.lower() else None
+
+
+WKD_HEADERS = {"Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
+
+
+async def wkd_key(request: Request) -> Response:
+    local = _wkd_local_part(request)
+    if local is None or request.path_params["hash"] != wkd_hash(local):
+        raise ServiceError("not_found", "Nie ma takiego klucza.", 404)
+    return Response(
+        _key_or_404(request).binary, media_type="application/octet-stream", headers=WKD_HEADERS
+    )
+
+
+async def wkd_policy(request: Request) -> Response:
+    if _wkd_local_part(request) is None:
+        raise ServiceError("not_found", "Nie ma takiej strony.", 404)
+    return Response(b"", media_type="text/plain", headers=WKD_HEADERS)
+
+
+routes = [
+    Route("/api/contact", contact, methods=["GET", "POST"]),
+    Route(KEY_URL, key_file, methods=["GET"]),
+    Route("/.well-known/openpgpkey/hu/{hash}", wkd_key, methods=["GET"]),
+    Route("/.well-known/openpgpkey/policy", wkd_policy, methods=["GET"]),
+]

@@ -1,0 +1,182 @@
+// The contact page: the message, the nick and the e-mail are encrypted together in this
+// browser with the operator's OpenPGP key (OpenPGP.js, loaded only on this page), and
+// only the armored ciphertext is sent to /api/contact, which mails it on unchanged.
+import { $ } from "./dom.js";
+import { ApiError, request, siteInfo } from "./api.js";
+import { initPwa } from "./pwa.js";
+import { initSettings } from "./settings.js";
+
+initSettings();
+initPwa();
+
+const OPENPGP = "/static/vendor/openpgp/openpgp.min.mjs";
+
+const KEPT = "Twój tekst został w formularzu.";
+const ENCRYPTION_FAILED =
+  "Nie udało się zaszyfrować wiadomości w tej przeglądarce. Odśwież stronę i spróbuj ponownie albo napisz do operatora e-mailem.";
+
+let config = null;
+let operatorKey = null; // a promise of the parsed key (OpenPGP.js and the key, loaded once)
+
+const form = $("contact-form");
+const message = $("message");
+const nick = $("contact-nick");
+const email = $("contact-email");
+const send = $("send");
+
+function say(text) {
+  $("error").textContent = "";
+  $("status").textContent = text;
+}
+
+function fail(text) {
+  $("status").textContent = "";
+  $("error").textContent = text;
+}
+
+function fieldError(input, text) {
+  const note = $(`${input.id === "message" ? "message" : "email"}-error`);
+  note.textContent = text;
+  input.setAttribute("aria-invalid", text ? "true" : "false");
+}
+
+/** The fingerprint as the server shows it: upper-case hex in groups of four. */
+const grouped = (hex) => hex.toUpperCase().match(/.{1,4}/g).join(" ");
+
+function loadKey() {
+  operatorKey ??= (async () => {
+    const openpgp = await import(OPENPGP);
+    const key = await openpgp.readKey({ armoredKey: config.key });
+    if (grouped(key.getFingerprint()) !== config.fingerprint) throw new Error("fingerprint mismatch");
+    return { openpgp, key };
+  })();
+  return operatorKey;
+}
+
+/**
+ * One plaintext for all three fields: a MIME entity (RFC 3156 wants one inside the
+ * encrypted part), so a mail program shows it as text and gpg prints it as it is.
+ */
+function plaintext(text, nickText, emailText) {
+  const lines = [
+    "Content-Type: text/plain; charset=utf-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    `Nick: ${nickText || "(nie podano)"}`,
+    `E-mail: ${emailText || "(nie podano)"}`,
+    "",
+    text,
+  ];
+  return `${lines.join("\n")}\n`.replace(/\r?\n/g, "\r\n");
+}
+
+async function encrypt(text, nickText, emailText) {
+  const { openpgp, key } = await loadKey();
+  const data = new TextEncoder().encode(plaintext(text, nickText, emailText));
+  return openpgp.encrypt({
+    message: await openpgp.createMessage({ binary: data, format: "binary" }),
+    encryptionKeys: key,
+    format: "armored",
+  });
+}
+
+function valid() {
+  let ok = true;
+  fieldError(message, "");
+  fieldError(email, "");
+  if (!message.value.trim()) {
+    fieldError(message, "Wpisz treść wiadomości.");
+    message.focus();
+    ok = false;
+  }
+  if (email.value.trim() && !email.checkValidity()) {
+    fieldError(email, "To nie wygląda na adres e-mail (np. ala@example.com). Popraw go albo zostaw puste pole.");
+    if (ok) email.focus();
+    ok = false;
+  }
+  return ok;
+}
+
+async function submit(event) {
+  event.preventDefault();
+  if (send.disabled || !valid()) {
+    if (!send.disabled) fail("Popraw zaznaczone pola.");
+    return;
+  }
+  send.disabled = true;
+  send.setAttribute("aria-busy", "true");
+  say("Szyfrowanie wiadomości…");
+  try {
+    let armored;
+    try {
+      armored = await encrypt(message.value, nick.value.trim(), email.value.trim());
+    } catch {
+      operatorKey = null; // a fresh try loads the library and the key again
+      fail(`${ENCRYPTION_FAILED} ${KEPT}`);
+      return;
+    }
+    say("Wysyłanie zaszyfrowanej wiadomości…");
+    const sent = await request("POST", "/api/contact", { message: armored });
+    form.reset();
+    say(`${sent?.message || "Wiadomość wysłana. Dziękujemy!"} Jeśli podany był adres e-mail, odpowiedź przyjdzie na niego.`);
+  } catch (error) {
+    const text = error instanceof ApiError ? error.message : "Coś poszło nie tak.";
+    if (error instanceof ApiError && error.code === "contact_off") showOff();
+    // Nothing is lost: the form keeps the text for another try or for copying.
+    fail(`${text} ${KEPT}`);
+  } finally {
+    send.disabled = false;
+    send.removeAttribute("aria-busy");
+  }
+}
+
+function showOff() {
+  form.hidden = true;
+  $("contact-off").hidden = false;
+}
+
+async function fillEmail() {
+  try {
+    const { operator } = await siteInfo();
+    if (!operator.email) return;
+    for (const link of document.querySelectorAll("[data-email]")) {
+      link.textContent = operator.email;
+      link.href = `mailto:${operator.email}`;
+    }
+  } catch {
+    // the links keep pointing at the terms page, which names the operator
+  }
+}
+
+async function start() {
+  fillEmail();
+  try {
+    config = await request("GET", "/api/contact");
+  } catch (error) {
+    $("loading").hidden = true;
+    fail(`Nie udało się wczytać formularza. ${error.message}`);
+    return;
+  }
+  $("loading").hidden = true;
+  $("per-day").textContent = String(config.per_day);
+  if (config.fingerprint) {
+    $("fingerprint").textContent = config.fingerprint;
+    $("key-link").href = config.key_url;
+    $("wkd-note").hidden = !config.wkd;
+    $("key-section").hidden = false;
+  }
+  if (!config.configured) {
+    showOff();
+    return;
+  }
+  message.maxLength = config.max_text;
+  form.hidden = false;
+  form.addEventListener("submit", submit);
+  // Load the library and check the key now, so a problem shows before anything is typed.
+  loadKey().catch(() => {
+    operatorKey = null;
+    fail(ENCRYPTION_FAILED);
+  });
+}
+
+start();
