@@ -32,6 +32,10 @@ $(VENDOR)/.installed: package-lock.json
 	mkdir -p $(VENDOR)/openpgp
 	cp $(OPENPGP)/dist/lightweight/*.min.mjs $(OPENPGP)/dist/lightweight/*.min.mjs.map $(VENDOR)/openpgp/
 	cp $(OPENPGP)/LICENSE $(VENDOR)/openpgp/openpgp-LICENSE.txt
+	# The word filter's LDNOOBW lists (naughty-words, CC-BY-4.0), with their licence.
+	mkdir -p src/tysiac/wordfilter/data/ldnoobw
+	cp node_modules/naughty-words/pl.json node_modules/naughty-words/en.json \
+		node_modules/naughty-words/LICENSE src/tysiac/wordfilter/data/ldnoobw/
 	touch $@
 
 # The browser tests drive Debian's Chromium (a browser download cannot work here).
@@ -43,6 +47,11 @@ $(CHROMIUM):
 $(GPG):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y gnupg
+
+# The word filter's false-positive test reads Debian's Polish dictionary (4.3 million forms).
+/usr/share/dict/polish:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish || \
+		(apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,7 +67,7 @@ lint: install
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 
-test: lint assets $(CHROMIUM) $(GPG)
+test: lint assets $(CHROMIUM) $(GPG) /usr/share/dict/polish
 	$(BIN)/python -m pytest
 
 bench: install
