@@ -77,8 +77,10 @@ class Endpoint:
             tokens.append(joined["token"])
         return created["code"], tokens
 
-    def client(self, code: str, token: str | None = None) -> Client:
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token)
+    def client(
+        self, code: str, token: str | None = None, headers: dict[str, str] | None = None
+    ) -> Client:
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token, headers)
 
 
 class LiveServer(Endpoint):
@@ -171,12 +173,12 @@ def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
 class Client:
     """One WebSocket connection, as a game page would hold it."""
 
-    def __init__(self, url: str, token: str | None) -> None:
+    def __init__(self, url: str, token: str | None, headers: dict[str, str] | None = None) -> None:
         self.url = url
         self.token = token
         self.state: Message = {}
         self.messages: list[Message] = []
-        self._connection = connect(url, open_timeout=10)
+        self._connection = connect(url, open_timeout=10, additional_headers=headers)
         self.ws: ClientConnection = self._connection.__enter__()
         self.send({"type": "hello", "token": token})
         self.wait(lambda m: m["type"] in ("state", "error"))

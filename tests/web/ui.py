@@ -34,7 +34,7 @@ def create_game(page: Page, nick: str, players: int, **options: Any) -> str:
 def join_game(page: Page, code: str, nick: str) -> None:
     page.get_by_label("Nick", exact=True).fill(nick)
     page.get_by_label("Kod gry").fill(code)
-    page.get_by_role("button", name="Dołącz do gry").click()
+    page.get_by_role("button", name="Dołącz do gry", exact=True).click()
     page.wait_for_url(re.compile(rf"/g/{code}$"))
 
 

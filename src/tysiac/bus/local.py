@@ -38,5 +38,5 @@ class LocalBus:
                 # A connection that does not read loses its backlog, not the server's
                 # memory: states are full snapshots, so one fresh state catches it up.
                 dropped = [queue.get_nowait() for _ in range(queue.qsize())]
-                deleted = any(m.get("deleted") for m in (*dropped, message))
-                queue.put_nowait({"deleted": True} if deleted else {"resync": True})
+                deleted = [m for m in (*dropped, message) if m.get("deleted")]
+                queue.put_nowait(deleted[-1] if deleted else {"resync": True})

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from tysiac.web import STATIC
 
+from .moderation import DEVICE_COOKIE, NEW_DEVICE_KEY, Author, valid_device_id
 from .protocol import CreateGame, JoinGame, error_body, parse_body
 from .security import normalise_code
 from .service import UNKNOWN_GAME, GameService, Seated, ServiceError
@@ -57,6 +58,14 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def author_of(request: Request) -> Author:
+    """Who is asking, for moderation: the device cookie (or the one just made) and address."""
+    device_id = request.cookies.get(DEVICE_COOKIE)
+    if not valid_device_id(device_id):
+        device_id = request.scope.get(NEW_DEVICE_KEY)
+    return service_of(request).author(device_id, client_address(request))
+
+
 async def create_game(request: Request) -> Response:
     body = parse_body(CreateGame, await request.body())
     seated = await service_of(request).create(
@@ -67,14 +76,14 @@ async def create_game(request: Request) -> Response:
         chat=body.chat if body.chat is not None else not body.public,
         short=body.short,
         move_seconds=body.move_seconds,
-        address=client_address(request),
+        author=author_of(request),
     )
     return _seated(request, seated, 201)
 
 
 async def join_game(request: Request) -> Response:
     body = parse_body(JoinGame, await request.body())
-    seated = await service_of(request).join(_code(request), body.nick)
+    seated = await service_of(request).join(_code(request), body.nick, author_of(request))
     return _seated(request, seated, 200)
 
 

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +24,13 @@ from tysiac.web import STATIC
 from .api import http_error, routes, service_error
 from .config import Settings
 from .contact import routes as contact_routes
+from .moderation import (
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_SECONDS,
+    NEW_DEVICE_KEY,
+    new_device_id,
+    valid_device_id,
+)
 from .service import GameService, ServiceError
 from .ws import game_socket
 
@@ -58,6 +66,32 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class DeviceCookie:
+    """The one cookie: a random device id (``ivoca_did``) for moderation, set when missing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or valid_device_id(Request(scope).cookies.get(DEVICE_COOKIE)):
+            await self.app(scope, receive, send)
+            return
+        device_id = new_device_id()
+        scope[NEW_DEVICE_KEY] = device_id
+        secure = "; Secure" if scope.get("scheme") == "https" else ""
+        cookie = (
+            f"{DEVICE_COOKIE}={device_id}; Max-Age={DEVICE_COOKIE_SECONDS}; Path=/; "
+            f"HttpOnly; SameSite=Lax{secure}"
+        )
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", cookie.encode())]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
 
 
 async def run_sweeper(service: GameService) -> None:
@@ -103,4 +137,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(DeviceCookie)
     return app

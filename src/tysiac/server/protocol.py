@@ -45,6 +45,11 @@ class Chat(Strict):
     text: str = Field(max_length=1000)
 
 
+class Report(Strict):
+    type: Literal["report"]
+    seq: int  # the chat line's `seq`
+
+
 class Rematch(Strict):
     type: Literal["rematch"]
 
@@ -53,7 +58,9 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Chat | Rematch | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Hello | Move | Chat | Report | Rematch | Ping, Field(discriminator="type")
+]
 _client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -75,7 +82,7 @@ def parse_body(model: type[M], body: bytes) -> M:
         raise _refusal(error) from None
 
 
-def parse_message(text: str) -> Hello | Move | Chat | Rematch | Ping:
+def parse_message(text: str) -> Hello | Move | Chat | Report | Rematch | Ping:
     if len(text) > MAX_BODY:
         raise ServiceError("too_large", "Za długa wiadomość.", 413)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import unicodedata
 from collections import Counter, defaultdict
@@ -25,12 +26,18 @@ from tysiac import rules
 from tysiac.bus.local import Bus
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR, PRIVATE_MOVE_SECONDS
 from tysiac.store import db
+from tysiac.store.contact import forget_old_contact_sends
 
+from . import moderation, stats
 from .config import Settings
-from .security import ip_hash, new_code, new_token, token_hash, token_matches
+from .moderation import Author, Refused
+from .security import new_code, new_token, token_hash, token_matches
 from .table import ChatLine, Table, apply_event, deck_event, empty_table, public_event
 from .table import Settings as TableSettings
 
+log = logging.getLogger(__name__)
+
+KEEP_STATS = timedelta(days=400)
 NICK_MAX = 20
 NAME_MAX = 40
 CHAT_MAX = 200
@@ -48,17 +55,24 @@ class ServiceError(Exception):
 
 
 UNKNOWN_GAME = ("unknown_game", "Nie ma gry o takim kodzie.", 404)
-DELETED = {
-    "expired": "Ta gra została usunięta: zakończone gry znikają po 7 dniach.",
-}
+
+
+def deleted_message(notice: db.Notice) -> str:
+    if notice.reason == "removed":
+        return f"Ta gra została usunięta przez administratora serwisu. Powód: {notice.message}"
+    return "Ta gra została usunięta: zakończone gry znikają po 7 dniach."
 
 
 async def missing(conn: AsyncConnection, code: str) -> ServiceError:
     """The error for a code with no game: deleted (while the notice lasts), else unknown."""
-    reason = await db.deletion_notice(conn, code)
-    if reason is None:
+    notice = await db.deletion_notice(conn, code)
+    if notice is None:
         return ServiceError(*UNKNOWN_GAME)
-    return ServiceError("deleted", DELETED.get(reason, "Ta gra została usunięta."), 410)
+    return ServiceError("deleted", deleted_message(notice), 410)
+
+
+def refusal(refused: Refused) -> ServiceError:
+    return ServiceError(refused.code, refused.message, 403 if refused.code == "blocked" else 400)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +112,8 @@ class GameService:
         # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self.presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
+        self._started = self.now()
+        self._removals_told: set[str] = set()  # operator removals whose players were told
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -206,6 +222,13 @@ class GameService:
                         pending.append(deck_event(self._shuffled()))  # the first hand, at once
                 table = replace(table, deadline=self._deadline(before, table, stored, now))
                 await db.append_events(conn, row.id, before.version + 1, stored, now)
+                if table.status != before.status and table.status in ("playing", "finished"):
+                    await db.count_day(
+                        conn,
+                        now.date().isoformat(),
+                        started=int(table.status == "playing"),
+                        finished=int(table.status == "finished"),
+                    )
                 await db.update_game(
                     conn,
                     row.id,
@@ -257,17 +280,18 @@ class GameService:
         chat: bool,
         short: bool,
         move_seconds: int,
-        address: str,
+        author: Author,
     ) -> Seated:
         nick = clean_text(nick, NICK_MAX, "Nick")
         name = clean_text(name, NAME_MAX, "Nazwa gry") if name and name.strip() else None
+        await self._screen(author, [("nick", nick), ("name", name)], nick, None)
         if players not in (2, 3, 4):
             raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
         if move_seconds not in PRIVATE_MOVE_SECONDS or (public and move_seconds != 60):
             raise ServiceError(
                 "bad_move_time", "Czas na ruch to minuta; w grze prywatnej także 2 albo 5 minut."
             )
-        creator_ip = ip_hash(self.hash_key, address)
+        creator_ip = author.ip
         token = new_token()
         now = self.now()
         async with self._create_lock, self._writing() as conn:
@@ -277,6 +301,27 @@ class GameService:
             await db.add_seat(conn, game_id, 0, nick, token_hash(token))
             await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": nick})], now)
         return Seated(code, 0, token)
+
+    def author(self, device_id: str | None, address: str) -> Author:
+        return Author.of(self.hash_key, device_id, address)
+
+    async def _screen(
+        self, author: Author, texts: list[tuple[str, str | None]], nick: str, code: str | None
+    ) -> None:
+        """Refuse a blocked author, or a vulgar nick or name (a violation, committed)."""
+        now = self.now()
+        async with self.engine.connect() as conn:
+            try:
+                await moderation.check_not_blocked(conn, author, now)
+            except Refused as blocked:
+                raise refusal(blocked) from None
+        for field, text in texts:
+            if text is not None and moderation.is_vulgar(text):
+                async with self._writing() as conn:
+                    violation = await moderation.record_violation(
+                        conn, author, now, field=field, text=text, nick=nick, code=code
+                    )
+                raise refusal(violation)
 
     async def _open_game(
         self, conn: AsyncConnection, creator_ip: str, settings: TableSettings, version: int
@@ -318,8 +363,10 @@ class GameService:
                 429,
             )
 
-    async def join(self, code: str, nick: str) -> Seated:
+    async def join(self, code: str, nick: str, author: Author) -> Seated:
         nick = clean_text(nick, NICK_MAX, "Nick")
+        await self.table(code)  # an unknown code is no violation
+        await self._screen(author, [("nick", nick)], nick, code)
         token = new_token()
         seated: list[int] = []
 
@@ -373,20 +420,69 @@ class GameService:
 
         return await self._change(code, decide)
 
-    async def chat(self, code: str, seat: int | None, text: str) -> Table:
+    async def chat(self, code: str, seat: int | None, text: str, author: Author) -> Table:
+        refused: list[Refused] = []
+
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
             reason = chat_refusal(table, seat)
             if reason is not None:
                 raise ServiceError("chat_closed", reason, 403)
             assert seat is not None
-            return [("chat", {"seat": seat, "text": clean_text(text, CHAT_MAX, "Wiadomość")})]
+            line = clean_text(text, CHAT_MAX, "Wiadomość")
+            now = self.now()
+            try:
+                await moderation.check_not_blocked(conn, author, now)
+            except Refused as blocked:
+                raise refusal(blocked) from None
+            if moderation.is_vulgar(line):
+                nick = table.nicks[seat]
+                refused.append(
+                    await moderation.record_violation(
+                        conn, author, now, field="chat", text=line, nick=nick, code=code
+                    )
+                )
+                return [("chat_rejected", {"seat": seat})]
+            return [("chat", {"seat": seat, "text": line, "device": author.device})]
 
-        return await self._change(code, decide)
+        table = await self._change(code, decide)
+        if refused:
+            raise refusal(refused[0])
+        return table
 
-    async def rematch(self, code: str, seat: int | None, address: str) -> str:
+    async def report(self, code: str, seat: int | None, seq: int) -> None:
+        """A player reports a chat line: it goes to the admin log with who wrote it."""
+        if seat is None:
+            raise ServiceError("spectator", "Wiadomości mogą zgłaszać tylko gracze.", 403)
+        table = await self.table(code)
+        line = next((line for line in table.chat if line.seq == seq), None)
+        if line is None:
+            raise ServiceError("no_such_message", "Nie ma takiej wiadomości na czacie.", 404)
+        if line.seat == seat:
+            raise ServiceError("own_message", "Nie możesz zgłosić własnej wiadomości.", 409)
+        reporter = table.nicks[seat] or ""
+        async with self._writing() as conn:
+            if not await db.already_reported(conn, code, reporter, line.text):
+                await db.log_text(
+                    conn,
+                    at=self.now(),
+                    kind="reported",
+                    field="chat",
+                    text=line.text,
+                    nick=table.nicks[line.seat],
+                    reporter=reporter,
+                    code=code,
+                    device=line.device,
+                )
+
+    async def rematch(self, code: str, seat: int | None, author: Author) -> str:
         """One click after the game: a new game, same players, same seats, same secrets."""
         made: list[str] = []
-        creator_ip = ip_hash(self.hash_key, address)
+        creator_ip = author.ip
+        async with self.engine.connect() as conn:
+            try:
+                await moderation.check_not_blocked(conn, author, self.now())
+            except Refused as refused:
+                raise refusal(refused) from None
 
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
             if seat is None:
@@ -461,10 +557,31 @@ class GameService:
         async with self._writing() as conn:
             deleted = await db.delete_ended(conn, now - KEEP_FOR, now)
             await db.forget_notices(conn, now - KEEP_FOR)
-        for code in deleted:
+            await db.forget_moderation(
+                conn,
+                now,
+                texts_before=now - moderation.KEEP_TEXTS,
+                offenders_before=now - moderation.KEEP_OFFENDERS,
+                violations_before=now - moderation.IP_WINDOW,
+            )
+            await db.forget_days(conn, (now - KEEP_STATS).date().isoformat())
+            await forget_old_contact_sends(conn, now)
+            removed = await db.removed_since(conn, self._started)
+            summary = await stats.due_summary(conn, now) if self.settings.stats_email else None
+        if summary is not None:
+            try:
+                await stats.mail_summary(self.settings, summary)
+            except Exception as error:  # the next day's mail will carry these days too
+                log.warning("daily statistics not mailed: %s", type(error).__name__)
+        notices = {code: deleted_message(db.Notice(code, "expired", None, now)) for code in deleted}
+        for notice in removed:  # by the admin command, perhaps from another process
+            if notice.code not in self._removals_told:
+                self._removals_told.add(notice.code)
+                notices[notice.code] = deleted_message(notice)
+        for code, message in notices.items():
             self._tables.pop(code, None)
             self._locks.pop(code, None)
-            await self.bus.publish(code, {"deleted": True})
+            await self.bus.publish(code, {"deleted": True, "message": message})
 
     # --- presence -----------------------------------------------------------------
 
@@ -506,6 +623,7 @@ class GameService:
                 "you": seat,
                 "time_left_ms": deadline_ms,
                 "can_chat": chat_refusal(table, seat) is None,
+                "chat_note": chat_refusal(table, seat) if settings.chat else None,
                 "cancelled": table.cancelled,
                 "rematch": table.rematch,
             },
@@ -533,6 +651,8 @@ def chat_refusal(table: Table, seat: int | None) -> str | None:
         return "Widzowie nie mogą pisać na czacie."
     if not table.settings.chat:
         return "Czat w tej grze jest wyłączony."
+    if not table.chat_open:
+        return "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach."
     if table.settings.public and seat not in table.moved:
         return "W grze publicznej możesz pisać po swoim pierwszym ruchu."
     return None
@@ -540,6 +660,7 @@ def chat_refusal(table: Table, seat: int | None) -> str | None:
 
 def _chat_line(table: Table, line: ChatLine) -> dict[str, Any]:
     return {
+        "seq": line.seq,
         "seat": line.seat,
         "nick": table.nicks[line.seat],
         "text": line.text,

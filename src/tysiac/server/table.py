@@ -2,7 +2,8 @@
 
 Event kinds (stored; never rename): ``joined`` {seat, nick}, ``started``
 {first_dealer, scores}, ``dealt`` {deck}, ``move`` {a rules action in JSON, with
-its seat}, ``chat`` {seat, text}, ``cancelled`` {reason}, ``rematch`` {code}.
+its seat}, ``chat`` {seat, text, device (keyed hash, for reports; never sent)},
+``chat_rejected`` {seat}, ``cancelled`` {reason}, ``rematch`` {code}.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
 
 CHAT_KEPT = 100  # lines of chat a snapshot carries
+CHAT_REJECTIONS = 2  # refused messages after which a game's chat turns off for everyone
+TALK_KINDS = ("chat", "chat_rejected")  # events that do not change the game
 
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
+    seq: int  # the chat event's place in the log: how a report names the line
     seat: int
     text: str
     at: datetime
+    device: str | None  # the author's device hash, for the admin log of a report
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,11 @@ class Table:
     moved: frozenset[int] = frozenset()  # seats that made a move of their own
     cancelled: str | None = None  # why the game was cancelled
     rematch: str | None = None
+    chat_rejections: int = 0
+
+    @property
+    def chat_open(self) -> bool:
+        return self.settings.chat and self.chat_rejections < CHAT_REJECTIONS
 
     @property
     def status(self) -> str:
@@ -69,7 +79,7 @@ def empty_table(code: str, settings: Settings) -> Table:
 def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
     """The table after one event of its log (events were checked before they were stored)."""
     version = table.version + 1
-    if kind != "chat":
+    if kind not in TALK_KINDS:
         table = replace(table, game_version=version)
     match kind:
         case "joined":
@@ -98,8 +108,10 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
                 table, version=version, game=rules.apply(table.game, action), moved=moved
             )
         case "chat":
-            line = ChatLine(data["seat"], data["text"], at)
+            line = ChatLine(version, data["seat"], data["text"], at, data.get("device"))
             return replace(table, version=version, chat=(*table.chat, line)[-CHAT_KEPT:])
+        case "chat_rejected":
+            return replace(table, version=version, chat_rejections=table.chat_rejections + 1)
         case "cancelled":
             cancelled = table.game
             if cancelled is not None and not cancelled.is_over:
@@ -131,6 +143,8 @@ def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -
             return public
         case "chat":
             return {"kind": "chat", "seat": data["seat"], "text": data["text"]}
+        case "chat_rejected":
+            return {"kind": "chat_rejected", "chat_open": after.chat_open}
         case "started":
             return {"kind": "started", "first_dealer": data["first_dealer"]}
     return {"kind": kind, **data}

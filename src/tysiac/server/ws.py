@@ -15,7 +15,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .protocol import Chat, Hello, Move, Ping, Rematch, error_body, parse_message
+from .moderation import DEVICE_COOKIE, Author
+from .protocol import Chat, Hello, Move, Ping, Rematch, Report, error_body, parse_message
 from .security import normalise_code
 from .service import UNKNOWN_GAME, GameService, ServiceError
 
@@ -58,8 +59,11 @@ def origin_allowed(ws: WebSocket, service: GameService) -> bool:
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, service: GameService, code: str, seat: int | None) -> None:
+    def __init__(
+        self, ws: WebSocket, service: GameService, code: str, seat: int | None, author: Author
+    ) -> None:
         self.ws = ws
+        self.author = author
         self.service = service
         self.code = code
         self.seat = seat
@@ -108,12 +112,12 @@ class Connection:
             case Move(v=version, action=action):
                 await self.service.move(self.code, self.seat, version, action)
             case Chat(text=chat_text):
-                await self.service.chat(self.code, self.seat, chat_text)
+                await self.service.chat(self.code, self.seat, chat_text, self.author)
+            case Report(seq=seq):
+                await self.service.report(self.code, self.seat, seq)
+                await self.send({"type": "reported", "seq": seq})
             case Rematch():
-                client = self.ws.client
-                await self.service.rematch(
-                    self.code, self.seat, client.host if client else "unknown"
-                )
+                await self.service.rematch(self.code, self.seat, self.author)
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():
@@ -135,7 +139,7 @@ class Connection:
         while True:
             message = await queue.get()
             if message.get("deleted"):
-                await self.send({"type": "deleted"})
+                await self.send({"type": "deleted", "message": message.get("message")})
                 await self.ws.close(code=1000)
                 return
             if "events" in message and message["v"] > self.told_version:
@@ -167,7 +171,9 @@ async def game_socket(ws: WebSocket) -> None:
         with contextlib.suppress(RuntimeError):
             await ws.close(code=1008)
         return
-    connection = Connection(ws, service, code, seat)
+    address = ws.client.host if ws.client else "unknown"
+    author = service.author(ws.cookies.get(DEVICE_COOKIE), address)
+    connection = Connection(ws, service, code, seat, author)
     await service.connected(code, seat, +1)
     tasks = [asyncio.create_task(connection.read()), asyncio.create_task(connection.write())]
     try:

@@ -20,7 +20,17 @@ from sqlalchemy import Connection, delete, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .schema import deleted_games, events, games, seats, server_secrets
+from .schema import (
+    daily_stats,
+    deleted_games,
+    events,
+    games,
+    moderation_log,
+    offenders,
+    seats,
+    server_secrets,
+    violations,
+)
 
 ACTIVE = ("waiting", "playing")
 
@@ -30,6 +40,11 @@ def utc(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=UTC)
+
+
+def at_utc(moment: datetime) -> datetime:
+    """``utc`` of a time that is never missing."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def create_engine(url: str) -> AsyncEngine:
@@ -158,7 +173,7 @@ async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list
         .where(events.c.game_id == game_id, events.c.seq > after)
         .order_by(events.c.seq)
     )
-    return [EventRow(r.seq, r.kind, r.data, utc(r.at) or r.at) for r in rows]
+    return [EventRow(r.seq, r.kind, r.data, at_utc(r.at)) for r in rows]
 
 
 async def append_events(
@@ -229,10 +244,47 @@ async def expired(
     return [r.code for r in rows]
 
 
-async def deletion_notice(conn: AsyncConnection, code: str) -> str | None:
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Why a game was deleted: ``expired``, or ``removed`` by the operator with a message."""
+
+    code: str
+    reason: str
+    message: str | None
+    at: datetime
+
+
+async def deletion_notice(conn: AsyncConnection, code: str) -> Notice | None:
     """Why a game of this code was deleted, while the notice is kept."""
-    reason = await conn.scalar(select(deleted_games.c.reason).where(deleted_games.c.code == code))
-    return str(reason) if reason is not None else None
+    row = (await conn.execute(select(deleted_games).where(deleted_games.c.code == code))).first()
+    if row is None:
+        return None
+    return Notice(row.code, row.reason, row.message, at_utc(row.at))
+
+
+async def removed_since(conn: AsyncConnection, since: datetime) -> list[Notice]:
+    """Games the operator removed since ``since``, while their notices are kept."""
+    rows = await conn.execute(
+        select(deleted_games).where(
+            deleted_games.c.reason == "removed", deleted_games.c.at >= since
+        )
+    )
+    return [Notice(r.code, r.reason, r.message, at_utc(r.at)) for r in rows]
+
+
+async def remove_game(conn: AsyncConnection, code: str, message: str, now: datetime) -> bool:
+    """The operator deletes a game at once; only its code, the time and the reason stay."""
+    game_id = await conn.scalar(select(games.c.id).where(games.c.code == code))
+    if game_id is None:
+        return False
+    await conn.execute(delete(events).where(events.c.game_id == game_id))
+    await conn.execute(delete(seats).where(seats.c.game_id == game_id))
+    await conn.execute(delete(games).where(games.c.id == game_id))
+    await conn.execute(delete(deleted_games).where(deleted_games.c.code == code))
+    await conn.execute(
+        insert(deleted_games).values(code=code, reason="removed", message=message, at=now)
+    )
+    return True
 
 
 async def forget_notices(conn: AsyncConnection, before: datetime) -> None:
@@ -257,3 +309,179 @@ async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: dat
             insert(deleted_games), [{"code": c, "reason": "expired", "at": now} for c in codes]
         )
     return codes
+
+
+# --- moderation ---------------------------------------------------------------------
+
+
+async def blocked_until(
+    conn: AsyncConnection, kind: str, hash_: str, now: datetime
+) -> datetime | None:
+    until = await conn.scalar(
+        select(offenders.c.blocked_until).where(offenders.c.kind == kind, offenders.c.hash == hash_)
+    )
+    until = utc(until)
+    return until if until is not None and until > now else None
+
+
+async def add_violation(conn: AsyncConnection, kind: str, hash_: str, now: datetime) -> int:
+    """One more violation of a device or an address: its count now."""
+    where = (offenders.c.kind == kind) & (offenders.c.hash == hash_)
+    count = await conn.scalar(select(offenders.c.violations).where(where))
+    if count is None:
+        await conn.execute(
+            insert(offenders).values(kind=kind, hash=hash_, violations=1, last_violation=now)
+        )
+        return 1
+    await conn.execute(
+        update(offenders).where(where).values(violations=count + 1, last_violation=now)
+    )
+    return int(count) + 1
+
+
+async def block(conn: AsyncConnection, kind: str, hash_: str, until: datetime) -> None:
+    await conn.execute(
+        update(offenders)
+        .where(offenders.c.kind == kind, offenders.c.hash == hash_)
+        .values(blocked_until=until)
+    )
+
+
+async def unblock(conn: AsyncConnection, hash_: str) -> int:
+    """Lift the block of a device or an address (by its hash); how many were lifted."""
+    result = await conn.execute(
+        update(offenders)
+        .where(offenders.c.hash == hash_, offenders.c.blocked_until.is_not(None))
+        .values(blocked_until=None)
+    )
+    return result.rowcount
+
+
+@dataclass(frozen=True, slots=True)
+class OffenderRow:
+    kind: str
+    hash: str
+    violations: int
+    last_violation: datetime
+    blocked_until: datetime | None
+
+
+async def blocks(conn: AsyncConnection, now: datetime) -> list[OffenderRow]:
+    rows = await conn.execute(
+        select(offenders).where(offenders.c.blocked_until > now).order_by(offenders.c.blocked_until)
+    )
+    return [
+        OffenderRow(r.kind, r.hash, r.violations, at_utc(r.last_violation), utc(r.blocked_until))
+        for r in rows
+    ]
+
+
+async def note_violation(conn: AsyncConnection, device: str, ip: str, now: datetime) -> None:
+    await conn.execute(insert(violations).values(device=device, ip=ip, at=now))
+
+
+async def devices_with_violations(conn: AsyncConnection, ip: str, since: datetime) -> int:
+    return int(
+        await conn.scalar(
+            select(func.count(violations.c.device.distinct())).where(
+                violations.c.ip == ip, violations.c.at > since
+            )
+        )
+        or 0
+    )
+
+
+async def log_text(conn: AsyncConnection, **values: Any) -> None:
+    """A rejected or reported text in the admin log."""
+    await conn.execute(insert(moderation_log).values(**values))
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    at: datetime
+    kind: str
+    field: str
+    text: str
+    nick: str | None
+    reporter: str | None
+    code: str | None
+    device: str | None
+
+
+async def moderation_entries(conn: AsyncConnection, since: datetime) -> list[LogRow]:
+    rows = await conn.execute(
+        select(moderation_log).where(moderation_log.c.at > since).order_by(moderation_log.c.at)
+    )
+    return [
+        LogRow(at_utc(r.at), r.kind, r.field, r.text, r.nick, r.reporter, r.code, r.device)
+        for r in rows
+    ]
+
+
+async def already_reported(conn: AsyncConnection, code: str, reporter: str, text: str) -> bool:
+    found = await conn.scalar(
+        select(func.count()).where(
+            moderation_log.c.kind == "reported",
+            moderation_log.c.code == code,
+            moderation_log.c.reporter == reporter,
+            moderation_log.c.text == text,
+        )
+    )
+    return bool(found)
+
+
+async def forget_moderation(
+    conn: AsyncConnection,
+    now: datetime,
+    *,
+    texts_before: datetime,
+    offenders_before: datetime,
+    violations_before: datetime,
+) -> None:
+    """Retention: texts after 30 days, hashes 90 days after the last violation, ended blocks."""
+    await conn.execute(delete(moderation_log).where(moderation_log.c.at <= texts_before))
+    await conn.execute(delete(violations).where(violations.c.at <= violations_before))
+    await conn.execute(
+        update(offenders).where(offenders.c.blocked_until <= now).values(blocked_until=None)
+    )
+    await conn.execute(
+        delete(offenders).where(
+            offenders.c.last_violation <= offenders_before, offenders.c.blocked_until.is_(None)
+        )
+    )
+
+
+# --- anonymous statistics -------------------------------------------------------------
+
+
+async def count_day(conn: AsyncConnection, day: str, *, started: int, finished: int) -> None:
+    """Add to one day's counts of games started and finished."""
+    where = daily_stats.c.day == day
+    result = await conn.execute(
+        update(daily_stats)
+        .where(where)
+        .values(started=daily_stats.c.started + started, finished=daily_stats.c.finished + finished)
+    )
+    if result.rowcount == 0:
+        await conn.execute(insert(daily_stats).values(day=day, started=started, finished=finished))
+
+
+async def days(conn: AsyncConnection, since: str) -> list[tuple[str, int, int]]:
+    rows = await conn.execute(
+        select(daily_stats).where(daily_stats.c.day >= since).order_by(daily_stats.c.day)
+    )
+    return [(r.day, r.started, r.finished) for r in rows]
+
+
+async def forget_days(conn: AsyncConnection, before: str) -> None:
+    await conn.execute(delete(daily_stats).where(daily_stats.c.day < before))
+
+
+async def server_value(conn: AsyncConnection, name: str) -> str | None:
+    found = await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
+    return str(found) if found is not None else None
+
+
+async def set_server_value(conn: AsyncConnection, name: str, value: str) -> None:
+    await conn.execute(delete(server_secrets).where(server_secrets.c.name == name))
+    await conn.execute(insert(server_secrets).values(name=name, value=value))

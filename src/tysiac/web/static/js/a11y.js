@@ -51,6 +51,7 @@ export function eventText(event, nickOf) {
     case "cancelled": return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
     case "rematch": return "Założono rewanż.";
     case "chat": return null;
+    case "chat_rejected": return event.chat_open ? null : "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach.";
     default: throw new Error(`unknown event kind: ${event.kind}`);
   }
 }

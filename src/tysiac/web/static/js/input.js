@@ -20,6 +20,7 @@ const INTENTS = {
   "copy-link": () => ({ type: "copy-link" }),
   share: () => ({ type: "share" }),
   "toggle-chat": () => ({ type: "toggle-chat" }),
+  report: (node) => ({ type: "report", seq: Number(node.dataset.seq) }),
 };
 
 const KEYS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };

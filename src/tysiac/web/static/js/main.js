@@ -37,6 +37,9 @@ const nickOf = (seat) => S.nickOf(state, seat);
 
 const say = logLine;
 
+// Refusals of a chat line, shown beside the chat rather than at the top.
+const CHAT_REFUSALS = ["vulgar", "chat_closed", "too_long", "empty_text", "bad_characters"];
+
 // --- the socket ---
 
 let pendingEvents = [];
@@ -73,13 +76,23 @@ const handlers = {
   error(message) {
     const { code: kind, message: text } = message.error;
     if (kind === "deleted") store.markEnded(code);
+    if (CHAT_REFUSALS.includes(kind)) {
+      // Kept beside the chat until the next message: a state that follows does not hide it.
+      update(S.withFlag(state, "chatError", text));
+      say(text);
+      return;
+    }
     // A stale move is followed by a fresh state: nothing to tell.
     update(S.withError(state, kind === "stale" ? "" : text));
   },
   pong() {},
-  deleted() {
+  reported(message) {
+    update(S.withFlag(state, "reported", [...state.reported, message.seq]));
+    say("Wiadomość zgłoszona administratorowi. Dziękujemy.");
+  },
+  deleted(message) {
     store.markEnded(code);
-    update(S.withError(state, "Ta gra została usunięta z serwera."));
+    update(S.withError(state, message.message || "Ta gra została usunięta z serwera."));
   },
 };
 
@@ -195,10 +208,15 @@ const act = {
   chat(intent) {
     const text = intent.text.trim();
     if (!text) return;
+    update(S.withFlag(state, "chatError", ""));
     if (socket.send({ type: "chat", text })) renderer.clearChatInput();
     else update(S.withError(state, "Brak połączenia z serwerem. Wiadomość nie została wysłana."));
   },
   join: (intent) => join(intent.nick),
+  report(intent) {
+    if (state.reported.includes(intent.seq)) return;
+    if (!socket.send({ type: "report", seq: intent.seq })) update(S.withError(state, "Brak połączenia z serwerem."));
+  },
   wake: () => socket.wake(),
 };
 

@@ -519,11 +519,9 @@ export function createRenderer({ nick = "" } = {}) {
     show($("chat-off"), state.chatHidden);
     setText($("chat-toggle"), state.chatHidden ? "Włącz czat" : "Wyłącz czat");
     show($("chat-form"), game.can_chat);
-    let note = "";
-    if (!game.can_chat) note = game.you === null ? "Widzowie nie mogą pisać na czacie." : "W grze publicznej możesz pisać po swoim pierwszym ruchu.";
-    setText($("chat-note"), note);
+    setText($("chat-note"), [state.chatError, game.chat_note].filter(Boolean).join(" "));
     const lines = state.snap.chat;
-    const id = (line) => `${line.at}|${line.seat}|${line.text}`;
+    const id = (line) => `${line.seq}|${state.reported.includes(line.seq)}`;
     const last = chatShown[chatShown.length - 1];
     const from = last ? lines.findIndex((line) => id(line) === last) + 1 : 0;
     const box = $("chat-log");
@@ -531,7 +529,12 @@ export function createRenderer({ nick = "" } = {}) {
     if ((last && from === 0) || (fresh.length && !last)) box.replaceChildren(); // drawn anew, or the placeholder goes
     for (const line of fresh) {
       const time = new Date(line.at).toLocaleTimeString("pl-PL", { hour: "2-digit", minute: "2-digit" });
-      box.append(el("p", {}, el("span", { class: "muted" }, `${time} `), el("strong", {}, line.nick), `: ${line.text}`));
+      const reported = state.reported.includes(line.seq);
+      const report = game.you === null || line.seat === game.you ? "" : el("button", {
+        class: "link-button", type: "button", "data-intent": "report", "data-seq": String(line.seq),
+        "aria-label": `${reported ? "Zgłoszono" : "Zgłoś"} wiadomość od ${line.nick}`, disabled: reported ? "" : null,
+      }, reported ? "zgłoszono" : "zgłoś");
+      box.append(el("p", {}, el("span", { class: "muted" }, `${time} `), el("strong", {}, line.nick), `: ${line.text} `, report));
     }
     chatShown = lines.map(id);
     if (fresh.length) box.scrollTop = box.scrollHeight;

@@ -19,6 +19,8 @@ export function initialState(code, stored) {
     chatHidden: Boolean(stored?.chatOff),
     error: "",
     notice: "", // "Skopiowano link."
+    chatError: "", // why the last chat line was refused
+    reported: [], // seq of the chat lines this page reported
   };
 }
 

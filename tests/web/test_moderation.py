@@ -1,0 +1,129 @@
+"""Moderation as a player meets it in the browser: warnings, chat refusals, reports, removals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import LiveServer, live_server
+
+from .ui import PHONE, create_game, join_game, open_player, take_turn
+
+
+def tysiac_admin(server: LiveServer, *argv: str) -> str:
+    """The operator's real command line, on the server's database."""
+    env = {**os.environ, "TYSIAC_DATABASE_URL": server.settings.database_url}
+    done = subprocess.run(
+        [sys.executable, "-m", "tysiac", "admin", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
+def chat_line(page: Page, text: str) -> None:
+    page.get_by_label("Wiadomość", exact=True).fill(text)
+    page.get_by_label("Wiadomość", exact=True).press("Enter")
+
+
+def two_players(browser: Browser, base: str) -> tuple[Page, Page, str]:
+    ala = open_player(browser, f"{base}/")
+    code = create_game(ala, "Ala", 2)
+    ola = open_player(browser, f"{base}/", PHONE)
+    join_game(ola, code, "Ola")
+    return ala, ola, code
+
+
+def test_a_vulgar_nick_is_refused_with_a_warning(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        page = open_player(browser, f"{server.base}/")
+        page.get_by_label("Nick", exact=True).fill("Kurwiszon")
+        page.get_by_label("2 graczy").check()
+        page.get_by_role("button", name="Załóż grę").click()
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("Ten nick zawiera niedozwolone słowo")
+        expect(alert).to_contain_text("To pierwsze ostrzeżenie")
+        assert page.url == f"{server.base}/"
+        cookies = {c["name"]: c for c in page.context.cookies()}
+        assert cookies["ivoca_did"]["httpOnly"] and cookies["ivoca_did"]["sameSite"] == "Lax"
+        page.context.close()
+
+
+def test_chat_refusals_then_the_chat_turns_off_and_a_report(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path) as server:
+        ala, ola, code = two_players(browser, server.base)
+        chat_line(ala, "dobra karta")
+        expect(ola.get_by_role("log", name="Czat")).to_contain_text("Ala: dobra karta")
+
+        # Ola reports Ala's line; the button says it was done.
+        ola.get_by_role("button", name="Zgłoś wiadomość od Ala").click()
+        expect(ola.get_by_role("button", name="Zgłoszono wiadomość od Ala")).to_be_disabled()
+        expect(ola.get_by_role("log", name="Przebieg gry")).to_contain_text(
+            "Wiadomość zgłoszona administratorowi."
+        )
+        expect(ala.get_by_role("button", name="Zgłoś wiadomość od Ala")).to_have_count(0)
+        log = tysiac_admin(server, "log")
+        assert "Ala (reported by Ola)" in log and "'dobra karta'" in log
+
+        chat_line(ala, "ty chuju")
+        expect(ala.locator("#chat-note")).to_contain_text("Wiadomość nie została wysłana")
+        expect(ala.locator("#chat-note")).to_contain_text("pierwsze ostrzeżenie")
+        chat_line(ola, "spierdalaj")
+        expect(ola.locator("#chat-note")).to_contain_text("Wiadomość nie została wysłana")
+        off = "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach."
+        for page in (ala, ola):
+            expect(page.locator("#chat-note")).to_contain_text("Czat w tej grze wyłączył się")
+            expect(page.get_by_label("Wiadomość", exact=True)).to_be_hidden()
+        expect(ala.get_by_role("log", name="Przebieg gry")).to_contain_text(off)
+        for page in (ala, ola):
+            assert "chuju" not in page.content() and "spierdalaj" not in page.content()
+        assert code
+        ala.context.close()
+        ola.context.close()
+
+
+def test_a_removed_game_tells_its_players_and_new_visitors_why(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path) as server:
+        ala, ola, code = two_players(browser, server.base)
+        expect(ala.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
+        tysiac_admin(server, "delete", code, "--reason", "obraźliwa nazwa gry")
+        why = "Ta gra została usunięta przez administratora serwisu. Powód: obraźliwa nazwa gry"
+        for page in (ala, ola):
+            expect(page.get_by_role("alert")).to_have_text(why)
+        visitor = open_player(browser, f"{server.base}/g/{code}")
+        expect(visitor.get_by_role("alert")).to_have_text(why)
+        for page in (ala, ola, visitor):
+            page.context.close()
+
+
+def test_public_chat_opens_after_ones_own_move(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, hand_pause_seconds=60) as server:
+        ala = open_player(browser, f"{server.base}/")
+        ala.get_by_label("Gra publiczna").check()
+        ala.get_by_label("Włącz czat").check()
+        code = create_game(ala, "Ala", 2)
+        ola = open_player(browser, f"{server.base}/", PHONE)
+        join_game(ola, code, "Ola")
+        wait = "W grze publicznej możesz pisać po swoim pierwszym ruchu."
+        for page in (ala, ola):
+            expect(page.locator("#chat-note")).to_have_text(wait)
+            expect(page.get_by_label("Wiadomość", exact=True)).to_be_hidden()
+        mover = next(page for page in (ala, ola) if take_turn(page))
+        other = ola if mover is ala else ala
+        expect(mover.get_by_label("Wiadomość", exact=True)).to_be_visible()
+        expect(other.locator("#chat-note")).to_have_text(wait)
+        chat_line(mover, "powodzenia")
+        expect(other.get_by_role("log", name="Czat")).to_contain_text("powodzenia")
+        for page in (ala, ola):
+            page.context.close()
