@@ -54,6 +54,15 @@ def main() -> None:
         for line, found in hits:
             print(f"  {found!r} in {line!r}")
 
+    messages = lines("chat.txt") + lines("sentences.txt")
+    words.find("warm-up")
+    started = time.perf_counter()
+    for _ in range(10):
+        for message in messages:
+            words.find(message)
+    per_message = (time.perf_counter() - started) / (10 * len(messages))
+    print(f"a chat line or sentence: {per_message * 1e6:.0f} µs on average")
+
     if not DICTIONARY.exists():
         print(f"{DICTIONARY} is missing: apt-get install wpolish")
         return

@@ -74,6 +74,14 @@ def _repeats(form: str, rng: random.Random) -> str:
     return "".join(c * rng.choice((1, 1, 2, 3)) for c in form)
 
 
+def _masked(form: str, rng: random.Random) -> str:
+    """One inner letter hidden by a star, as in k*rwa."""
+    if len(form) < 3:
+        return form
+    i = rng.randrange(1, len(form) - 1)
+    return form[:i] + "*" + form[i + 1 :]
+
+
 def _alternating(form: str, _: random.Random) -> str:
     return "".join(c.upper() if i % 2 else c for i, c in enumerate(form))
 
@@ -105,6 +113,7 @@ DISGUISES: dict[str, Disguise] = {
     "dots, no diacritics": lambda f, _: ".".join(f.translate(PLAIN)),
     "cyrillic, repeats": lambda f, rng: _repeats(f.translate(CYRILLIC), rng),
     "leet, spaces": lambda f, _: " ".join(f.translate(PLAIN).translate(LEET)),
+    "masked letter": _masked,
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-import time
 
 import pytest
 
@@ -152,15 +151,6 @@ def test_ordinary_text_has_no_hit(name: str) -> None:
     corpus = lines(name)
     assert len(corpus) > 200
     assert [(line, found) for line in corpus if (found := find_vulgarity(line))] == []
-
-
-def test_a_chat_message_takes_well_under_a_millisecond() -> None:
-    messages = lines("chat.txt") + lines("sentences.txt")
-    find_vulgarity("warm-up")
-    started = time.perf_counter()
-    for message in messages:
-        find_vulgarity(message)
-    assert (time.perf_counter() - started) / len(messages) < 0.001
 
 
 def test_every_ldnoobw_entry_is_detected_or_excluded() -> None:

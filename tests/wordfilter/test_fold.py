@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tysiac.wordfilter import fold_word, split_words
+from tysiac.wordfilter.fold import unmasked
 
 
 @pytest.mark.parametrize(
@@ -64,3 +65,16 @@ def test_words_numbers_and_punctuation() -> None:
     assert split_words("Mam 120, gramy dalej?!") == (["mam", "gramy", "dalej"], [])
     assert split_words("kurwa!!!")[0] == ["kurwa"]
     assert split_words("  ") == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("text", "filled"),
+    [("k*rwa", "kurwa"), ("ch*j", "huj"), ("sp##rdalaj", "spierdalaj"), ("ty j*bany!", "jebany")],
+)
+def test_masked_letters_are_filled_in(text: str, filled: str) -> None:
+    assert filled in unmasked(text)
+
+
+@pytest.mark.parametrize("text", ["*ważne*", "5 * 3", "gwiazdka*", "k***a", "dobra karta"])
+def test_emphasis_arithmetic_and_long_masks_are_not_masks(text: str) -> None:
+    assert unmasked(text) == []

@@ -22,6 +22,8 @@ How a text is checked:
    unless it is on the allow-list (``data/allow.txt``: ordinary words such as ``dowcip``
    that only contain a stem; an entry ending in ``*`` covers every word containing it).
 3. Phrases (``data/phrases.txt`` and LDNOOBW's) match as whole folded words in a row.
+4. A word with one or two letters masked by ``*`` or ``#`` (``k*rwa``, ``ch*j``) is tried
+   with every letter in their place (``fold.unmasked``).
 
 The stems, prefixes and phrases are compiled into three regexes (tries, so a word
 costs one test per letter, not one per stem): about 2 µs a word, 30 µs a message.
@@ -37,7 +39,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .fold import fold_word, split_words
+from .fold import fold_word, split_words, unmasked
 
 __all__ = ["DATA", "WordFilter", "find_vulgarity", "fold_word", "is_clean", "split_words"]
 
@@ -172,6 +174,9 @@ class WordFilter:
         """What in ``text`` is vulgar (a folded stem, word or phrase), or None."""
         words, glued = split_words(text)
         for word in words + glued:
+            if found := self.find_word(word):
+                return found
+        for word in unmasked(text):
             if found := self.find_word(word):
                 return found
         if len(words) > 1 and (phrase := self._phrases.search(" ".join(words))):

@@ -40,6 +40,9 @@ LEET = str.maketrans("034@5$78!|", "oeaasstb11")
 SOUND_ALIKES = (("ch", "h"), ("rz", "z"), ("q", "ku"), ("x", "ks"))
 WORD = re.compile(r"(?:[^\W_]|[@$!|])+")
 REPEATS = re.compile(r"([^1])\1+")  # "11" may stand for "il", "li" or "ll"
+# One or two letters masked inside a word: k*rwa, ch*j, sp##rdalaj (not *emphasis*).
+MASK = re.compile(r"(?<=[^\W_])[*#]{1,2}(?=[^\W_])")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 class _CharTable(dict[int, str | None]):
@@ -126,3 +129,26 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
     glued.append(run)
     joined = ("".join(tokens) for tokens in glued if len(tokens) > 1)
     return words, [finish(word) for word in joined if not word.isdigit()]
+
+
+def unmasked(text: str) -> list[str]:
+    """Each word with masked letters (``k*rwa``), every mask filled with every letter, folded.
+
+    A mask of one or two ``*`` or ``#`` between letters stands for as many letters.
+    """
+    found: list[str] = []
+    for chunk in text.split():
+        masks = MASK.findall(chunk)
+        if not masks or sum(len(mask) for mask in masks) > 2:
+            continue
+        fills = [""]
+        for _ in range(sum(len(mask) for mask in masks)):
+            fills = [fill + letter for fill in fills for letter in LETTERS]
+        pieces = MASK.split(chunk)  # the text between the masks
+        for fill in fills:
+            filled, used = pieces[0], 0
+            for mask, piece in zip(masks, pieces[1:], strict=True):
+                filled += fill[used : used + len(mask)] + piece
+                used += len(mask)
+            found += split_words(filled)[0]
+    return found
