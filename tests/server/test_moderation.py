@@ -47,6 +47,16 @@ class Device:
         return self.server.client(code, token, headers)
 
 
+def two_at_a_table(server: LiveServer) -> tuple[Device, Any, Device, Any, Any, str]:
+    """Ala and Ola, each on a device of her own, at a private table, and a spectator."""
+    ala, ola = Device(server), Device(server, "198.51.100.2")
+    created = ala.create("Ala").json()
+    joined = ola.join(created["code"], "Ola").json()
+    ala_ws = ala.socket(created["code"], created["token"])
+    ola_ws = ola.socket(created["code"], joined["token"])
+    return ala, ala_ws, ola, ola_ws, server.client(created["code"]), created["code"]
+
+
 def error(response: httpx.Response) -> dict[str, str]:
     body: dict[str, dict[str, str]] = response.json()
     return body["error"]
@@ -150,12 +160,7 @@ def test_devices_spread_over_more_than_a_day_do_not_block_the_address(tmp_path: 
 
 def test_a_vulgar_chat_line_is_not_sent_and_two_turn_the_games_chat_off(tmp_path: Path) -> None:
     with moderated(tmp_path) as (server, _clock):
-        ala, ola = Device(server), Device(server, "198.51.100.2")
-        created = ala.create("Ala").json()
-        joined = ola.join(created["code"], "Ola").json()
-        ala_ws = ala.socket(created["code"], created["token"])
-        ola_ws = ola.socket(created["code"], joined["token"])
-        watcher = server.client(created["code"])
+        ala, ala_ws, _, ola_ws, watcher, code = two_at_a_table(server)
 
         ala_ws.send({"type": "chat", "text": "ty ch.u.j.u"})
         refused = ala_ws.error()
@@ -179,7 +184,7 @@ def test_a_vulgar_chat_line_is_not_sent_and_two_turn_the_games_chat_off(tmp_path
             assert ala.device_id not in text
 
         log = admin_output(server, "log")
-        assert "'ty ch.u.j.u'" in log and "'SPIERDALAJ'" in log and created["code"] in log
+        assert "'ty ch.u.j.u'" in log and "'SPIERDALAJ'" in log and code in log
 
 
 def test_a_blocked_device_cannot_chat(tmp_path: Path) -> None:
@@ -210,12 +215,7 @@ def test_public_chat_only_after_ones_own_move_even_for_a_clean_device(tmp_path: 
 
 def test_a_player_reports_a_chat_line_to_the_admin_log(tmp_path: Path) -> None:
     with moderated(tmp_path) as (server, _clock):
-        ala, ola = Device(server), Device(server, "198.51.100.2")
-        created = ala.create("Ala").json()
-        joined = ola.join(created["code"], "Ola").json()
-        ala_ws = ala.socket(created["code"], created["token"])
-        ola_ws = ola.socket(created["code"], joined["token"])
-        watcher = server.client(created["code"])
+        ala, ala_ws, _, ola_ws, watcher, code = two_at_a_table(server)
         ala_ws.send({"type": "chat", "text": "jesteś beznadziejna, głupia krowo"})
         line = ola_ws.wait_state(lambda s: s["chat"] != [])["chat"][0]
         assert set(line) == {"seq", "seat", "nick", "text", "at"}  # no device hash
@@ -238,7 +238,7 @@ def test_a_player_reports_a_chat_line_to_the_admin_log(tmp_path: Path) -> None:
         assert len(log) == 1
         entry = log[0]
         assert "reported" in entry and "Ala (reported by Ola)" in entry
-        assert created["code"] in entry and "'jesteś beznadziejna, głupia krowo'" in entry
+        assert code in entry and "'jesteś beznadziejna, głupia krowo'" in entry
         device_hash = entry.rsplit("device ", 1)[1]
         assert len(device_hash) == 64 and ala.device_id not in entry
         ala.create(VULGAR)  # the same device's rejected nick carries the same hash

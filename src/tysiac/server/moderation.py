@@ -99,22 +99,17 @@ def is_vulgar(text: str) -> bool:
 
 async def check_not_blocked(conn: AsyncConnection, author: Author, now: datetime) -> None:
     """Refuse a blocked device or address, saying until when."""
-    device_until = await db.blocked_until(conn, "device", author.device, now)
-    if device_until is not None:
-        raise Refused(
-            "blocked",
-            "To urządzenie jest zablokowane za naruszenia regulaminu do "
-            f"{until_text(device_until)}. Do tego czasu nie możesz zakładać gier, dołączać "
-            "do nich ani pisać na czacie.",
-        )
-    ip_until = await db.blocked_until(conn, "ip", author.ip, now)
-    if ip_until is not None:
-        raise Refused(
-            "blocked",
-            "Twój adres IP jest zablokowany za naruszenia regulaminu do "
-            f"{until_text(ip_until)}. Do tego czasu nie możesz zakładać gier, dołączać "
-            "do nich ani pisać na czacie.",
-        )
+    for kind, hash_, who in (
+        ("device", author.device, "To urządzenie jest zablokowane"),
+        ("ip", author.ip, "Twój adres IP jest zablokowany"),
+    ):
+        until = await db.blocked_until(conn, kind, hash_, now)
+        if until is not None:
+            raise Refused(
+                "blocked",
+                f"{who} za naruszenia regulaminu do {until_text(until)}. Do tego czasu nie "
+                "możesz zakładać gier, dołączać do nich ani pisać na czacie.",
+            )
 
 
 async def record_violation(
