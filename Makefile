@@ -1,5 +1,5 @@
 # Everything a fresh machine needs is installed by these targets.
-#   make run    install what is missing, then play (for now: a self-play demo)
+#   make run    install what is missing, then serve the game on SQLite at http://127.0.0.1:8000
 #   make test   install what is missing, then lint, type-check and run every test
 #   make bench  print the engine's speed figures
 
@@ -74,4 +74,5 @@ bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules $(VENDOR)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules $(VENDOR) \
+		src/tysiac/wordfilter/data/ldnoobw
