@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import LiveServer, live_server
 
+from .test_accessibility import violations
 from .ui import PHONE, create_game, join_game, open_player, take_turn
 
 
@@ -57,7 +58,7 @@ def test_a_vulgar_nick_is_refused_with_a_warning(browser: Browser, tmp_path: Pat
 
 
 def test_chat_refusals_then_the_chat_turns_off_and_a_report(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, screenshots: Path
 ) -> None:
     with live_server(tmp_path) as server:
         ala, ola, code = two_players(browser, server.base)
@@ -71,6 +72,8 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
             "Wiadomość zgłoszona administratorowi."
         )
         expect(ala.get_by_role("button", name="Zgłoś wiadomość od Ala")).to_have_count(0)
+        assert violations(ola) == []
+        ola.locator("#chat").screenshot(path=screenshots / "chat-reported-390.png")
         log = tysiac_admin(server, "log")
         assert "Ala (reported by Ola)" in log and "'dobra karta'" in log
 
@@ -84,6 +87,8 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
             expect(page.locator("#chat-note")).to_contain_text("Czat w tej grze wyłączył się")
             expect(page.get_by_label("Wiadomość", exact=True)).to_be_hidden()
         expect(ala.get_by_role("log", name="Przebieg gry")).to_contain_text(off)
+        assert violations(ala) == []
+        ala.locator("#chat").screenshot(path=screenshots / "chat-off-1280.png")
         for page in (ala, ola):
             assert "chuju" not in page.content() and "spierdalaj" not in page.content()
         assert code
