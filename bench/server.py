@@ -73,10 +73,12 @@ async def bot(url: str, token: str, stop: float, latencies: list[float], rng: ra
     return moves
 
 
-async def run(base: str, games: int, players: int, seconds: float) -> None:
+async def run(bases: list[str], games: int, players: int, seconds: float) -> None:
+    """Seat ``i`` of every game plays through ``bases[i % len(bases)]`` (one or more
+    server processes sharing a store); games are created through the first."""
     rng = random.Random(1)
     tables: list[tuple[str, list[str]]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as http:
         for _ in range(games):
             created = (
                 await http.post("/api/games", json={"nick": "Bot0", "players": players})
@@ -89,14 +91,20 @@ async def run(base: str, games: int, players: int, seconds: float) -> None:
                 tokens.append(joined.json()["token"])
             tables.append((created["code"], tokens))
     latencies: list[float] = []
-    ws_base = base.replace("http://", "ws://")
+    ws_bases = [base.replace("http://", "ws://") for base in bases]
     start = time.monotonic()
     stop = start + seconds
     counts = await asyncio.gather(
         *(
-            bot(f"{ws_base}/ws/{code}", token, stop, latencies, random.Random(rng.random()))
+            bot(
+                f"{ws_bases[seat % len(bases)]}/ws/{code}",
+                token,
+                stop,
+                latencies,
+                random.Random(rng.random()),
+            )
             for code, tokens in tables
-            for token in tokens
+            for seat, token in enumerate(tokens)
         )
     )
     elapsed = time.monotonic() - start
@@ -106,7 +114,10 @@ async def run(base: str, games: int, players: int, seconds: float) -> None:
     def pct(p: float) -> str:
         return f"{latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000:.1f} ms"
 
-    print(f"games {games} x {players} players, {elapsed:.1f} s, {players * games} sockets")
+    print(
+        f"games {games} x {players} players, {elapsed:.1f} s, {players * games} sockets"
+        f" on {len(bases)} process(es)"
+    )
     print(f"accepted moves: {moves} ({moves / elapsed:,.0f}/s)")
     if latencies:
         print(
@@ -125,10 +136,10 @@ def main() -> None:
     parser.add_argument("--url", help="a running server with high limits (e.g. to profile it)")
     args = parser.parse_args()
     if args.url:
-        asyncio.run(run(args.url.rstrip("/"), args.games, args.players, args.seconds))
+        asyncio.run(run([args.url.rstrip("/")], args.games, args.players, args.seconds))
         return
     with running_server() as base:
-        asyncio.run(run(base, args.games, args.players, args.seconds))
+        asyncio.run(run([base], args.games, args.players, args.seconds))
 
 
 if __name__ == "__main__":

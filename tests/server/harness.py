@@ -1,4 +1,9 @@
-"""A real server on a real socket, and scripted clients over real HTTP and WebSockets."""
+"""A real server on a real socket, and scripted clients over real HTTP and WebSockets.
+
+With TYSIAC_TEST_SCALE_OUT=1, every ``live_server`` keeps its games in a fresh
+PostgreSQL database and fans out through Redis (see tests/services.py), so the same
+tests check the scale-out backends: ``TYSIAC_TEST_SCALE_OUT=1 pytest tests/server``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +29,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from tysiac.server.app import create_app
 from tysiac.server.config import Settings
+
+from ..services import fresh_database, redis_url_or_skip
 
 Message = dict[str, Any]
 
@@ -110,21 +117,30 @@ class LiveServer(Endpoint):
 
 
 class ProcessServer(Endpoint):
-    """``python -m tysiac.server`` in a process of its own, as ``make run`` starts it."""
+    """``python -m tysiac.server`` in a process of its own, as ``make run`` starts it.
 
-    def __init__(self, database: Path, log: Path) -> None:
+    ``database`` is an SQLite file or a database URL; ``env`` adds TYSIAC_* settings.
+    """
+
+    def __init__(self, database: Path | str, log: Path, **env: str) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
+        url = database if isinstance(database, str) else f"sqlite+aiosqlite:///{database}"
         self.env = {
             **os.environ,
-            "TYSIAC_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+            "TYSIAC_DATABASE_URL": url,
             "TYSIAC_PUBLIC_URL": self.base,
+            **env,
         }
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tysiac.server", "--port", str(self.port)],
@@ -132,6 +148,8 @@ class ProcessServer(Endpoint):
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + 20
         while True:
             assert time.monotonic() < deadline, self.log.read_text()
@@ -156,18 +174,15 @@ class ProcessServer(Endpoint):
 @contextmanager
 def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
     overrides.setdefault("hand_pause_seconds", 0.0)
-    settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
-        sweep_seconds=0.02,
-        testing=True,
-        **overrides,
-    )
-    server = LiveServer(settings)
-    server.start()
-    try:
+    with ExitStack() as stack:
+        if os.environ.get("TYSIAC_TEST_SCALE_OUT") == "1":
+            overrides.setdefault("redis_url", redis_url_or_skip())
+            overrides.setdefault("database_url", stack.enter_context(fresh_database()))
+        overrides.setdefault("database_url", f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
+        server = LiveServer(Settings(sweep_seconds=0.02, testing=True, **overrides))
+        server.start()
+        stack.callback(server.stop)
         yield server
-    finally:
-        server.stop()
 
 
 class Client:

@@ -1,9 +1,15 @@
-"""The in-process bus: one server process, a queue per connection."""
+"""The in-process bus: one server process, a queue per connection.
+
+A bus carries a game's updates to every connection watching it and knows who is
+connected to which seat (presence). ``LocalBus`` does both in memory for one
+process; ``RedisBus`` (``bus/redis.py``) does them across processes. Both hand
+messages to this process's connections the same way, through ``Subscribers``.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Protocol
 
 Message = dict[str, Any]
@@ -13,10 +19,26 @@ QUEUE_LIMIT = 256  # messages waiting for one slow connection before it is resyn
 class Bus(Protocol):
     def subscribe(self, code: str) -> asyncio.Queue[Message]: ...
     def unsubscribe(self, code: str, queue: asyncio.Queue[Message]) -> None: ...
-    async def publish(self, code: str, message: Message) -> None: ...
+
+    async def publish(self, code: str, message: Message) -> None:
+        """To every connection watching the game, in every process."""
+
+    def deliver(self, code: str, message: Message) -> None:
+        """To the connections of this process only."""
+
+    async def connected(self, code: str, seat: int | None, delta: int) -> None:
+        """A connection to the game opened (+1) or closed (-1); ``seat`` None is a spectator."""
+
+    def online(self, code: str) -> set[int]:
+        """The seats with at least one open connection, in any process (as last heard)."""
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
 
 
-class LocalBus:
+class Subscribers:
+    """This process's connections: a bounded queue each, by game."""
+
     def __init__(self) -> None:
         self._queues: defaultdict[str, set[asyncio.Queue[Message]]] = defaultdict(set)
 
@@ -30,7 +52,7 @@ class LocalBus:
         if not self._queues[code]:
             del self._queues[code]
 
-    async def publish(self, code: str, message: Message) -> None:
+    def deliver(self, code: str, message: Message) -> None:
         for queue in self._queues.get(code, ()):
             try:
                 queue.put_nowait(message)
@@ -40,3 +62,37 @@ class LocalBus:
                 dropped = [queue.get_nowait() for _ in range(queue.qsize())]
                 deleted = [m for m in (*dropped, message) if m.get("deleted")]
                 queue.put_nowait(deleted[-1] if deleted else {"resync": True})
+
+    def resync_all(self) -> None:
+        """Every connection refetches a full state (after messages may have been lost)."""
+        for code in list(self._queues):
+            self.deliver(code, {"resync": True})
+
+
+class LocalBus(Subscribers):
+    def __init__(self) -> None:
+        super().__init__()
+        self._presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
+
+    async def publish(self, code: str, message: Message) -> None:
+        self.deliver(code, message)
+
+    async def connected(self, code: str, seat: int | None, delta: int) -> None:
+        if seat is None:
+            return
+        counts = self._presence[code]
+        counts[seat] += delta
+        if counts[seat] <= 0:
+            del counts[seat]
+            if not counts:
+                del self._presence[code]
+        self.deliver(code, {"presence": sorted(self.online(code))})
+
+    def online(self, code: str) -> set[int]:
+        return set(self._presence.get(code, ()))
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass

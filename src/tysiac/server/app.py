@@ -17,7 +17,8 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tysiac.bus.local import LocalBus
+from tysiac.bus.local import Bus, LocalBus
+from tysiac.bus.redis import RedisBus
 from tysiac.store import db
 from tysiac.web import STATIC
 
@@ -114,7 +115,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if key is None:
             async with engine.begin() as conn:
                 key = await db.secret(conn, "ip_hash_key")
-        service = GameService(engine, LocalBus(), settings, key, random.SystemRandom())
+        # Redis when several processes serve the games, else in memory.
+        bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
+        await bus.start()
+        service = GameService(engine, bus, settings, key, random.SystemRandom())
         app.state.service = service
         sweeper = asyncio.create_task(run_sweeper(service))
         try:
@@ -123,6 +127,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            await bus.stop()
             await engine.dispose()
 
     app = Starlette(

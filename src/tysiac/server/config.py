@@ -52,7 +52,9 @@ class Settings:
     )
     redis_url: str | None = field(
         default=None,
-        metadata=_doc("redis://… for fan-out between several server processes (reserved)"),
+        metadata=_doc(
+            "redis://host:port/db: updates and presence shared by several server processes"
+        ),
     )
     public_url: str | None = field(
         default=None,

@@ -4,6 +4,10 @@ The guard order follows boardgame.io: the game exists → the caller's seat (by
 token) → the game's status → the version the caller acted on → the rules. Then
 the new events are appended and committed, and only then published: what a
 player saw accepted survives a crash. The service knows nothing of sockets.
+
+Several server processes may share one PostgreSQL store and one Redis bus: a
+game's commands then queue on its row lock, each process's cache of tables tops
+up from the log by version, and a sweeper runs in every process (see ``sweep``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import contextlib
 import logging
 import random
 import unicodedata
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -38,6 +42,7 @@ from .table import Settings as TableSettings
 log = logging.getLogger(__name__)
 
 KEEP_STATS = timedelta(days=400)
+NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
 NICK_MAX = 20
 NAME_MAX = 40
 CHAT_MAX = 200
@@ -69,6 +74,10 @@ async def missing(conn: AsyncConnection, code: str) -> ServiceError:
     if notice is None:
         return ServiceError(*UNKNOWN_GAME)
     return ServiceError("deleted", deleted_message(notice), 410)
+
+
+class Skipped(Exception):
+    """A sweeper found the game's row held by another process, or gone: it moves on."""
 
 
 def refusal(refused: Refused) -> ServiceError:
@@ -111,9 +120,7 @@ class GameService:
         # SQLite has one writer at a time: queue writers here rather than in its busy
         # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
-        self.presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
-        self._started = self.now()
-        self._removals_told: set[str] = set()  # operator removals whose players were told
+        self._told: set[str] = set()  # deleted games whose connections here were told
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -190,15 +197,24 @@ class GameService:
         self,
         code: str,
         decide: Callable[[AsyncConnection, db.GameRow, Table], Awaitable[list[Event]]],
+        *,
+        sweeping: bool = False,
     ) -> Table:
-        """Run ``decide`` under the game's lock; store, then publish, the events it returns."""
+        """Run ``decide`` under the game's lock; store, then publish, the events it returns.
+
+        The lock is the process's own and, on PostgreSQL, the game's row lock, which
+        serialises the commands of all processes. A sweeping change does not wait for a
+        row another process holds: it raises ``Skipped``.
+        """
         published: list[dict[str, Any]] = []
         if code not in self._tables:
             await self.table(code)  # unknown codes get no lock of their own
         async with self._locks[code]:
             async with self._writing() as conn:
-                row = await db.game_by_code(conn, code, lock=True)
+                row = await db.game_by_code(conn, code, lock=True, skip_locked=sweeping)
                 if row is None:
+                    if sweeping:
+                        raise Skipped(code)
                     raise await missing(conn, code)
                 before = await self._load(conn, row)
                 new = await decide(conn, row, before)
@@ -327,6 +343,7 @@ class GameService:
         self, conn: AsyncConnection, creator_ip: str, settings: TableSettings, version: int
     ) -> tuple[str, int]:
         """Within the limits, a new waiting game under a fresh code: its code and row id."""
+        await db.lock_creations(conn)  # the other processes' creations wait until we commit
         await self._check_limits(conn, creator_ip)
         code = new_code()
         while await db.code_exists(conn, code):
@@ -529,7 +546,7 @@ class GameService:
                 return []
             return [("move", {"seat": game.to_move, "type": "timeout"})]
 
-        await self._change(code, decide)
+        await self._change(code, decide, sweeping=True)
 
     async def expire(self, code: str) -> None:
         """R31: cancel a game never filled within an hour, or not finished within a day."""
@@ -542,20 +559,27 @@ class GameService:
                 return [("cancelled", {"reason": "not_finished"})]
             return []
 
-        await self._change(code, decide)
+        await self._change(code, decide, sweeping=True)
 
     async def sweep(self) -> None:
-        """One pass: due moves, expired games, games past their keeping time."""
+        """One pass: due moves, expired games, games past their keeping time.
+
+        Every process runs one. A due or expired game is changed under its row lock
+        after checking again that it is due, and a row another process holds is skipped
+        (that process is on it), so each timeout or cancellation happens once. Deletions
+        claim their rows the same way. Each process then tells its own connections of
+        every deletion (by any sweeper or the operator) from the notices.
+        """
         now = self.now()
         async with self.engine.connect() as conn:
             due = await db.due_moves(conn, now)
             expired = await db.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
-        for code in due:
-            await self.due(code)
-        for code in expired:
-            await self.expire(code)
+        for change, codes in ((self.due, due), (self.expire, expired)):
+            for code in codes:
+                with contextlib.suppress(Skipped, ServiceError):  # ServiceError: gone meanwhile
+                    await change(code)
         async with self._writing() as conn:
-            deleted = await db.delete_ended(conn, now - KEEP_FOR, now)
+            await db.delete_ended(conn, now - KEEP_FOR, now)
             await db.forget_notices(conn, now - KEEP_FOR)
             await db.forget_moderation(
                 conn,
@@ -566,40 +590,32 @@ class GameService:
             )
             await db.forget_days(conn, (now - KEEP_STATS).date().isoformat())
             await forget_old_contact_sends(conn, now)
-            removed = await db.removed_since(conn, self._started)
+            notices = await db.notices_since(conn, now - NOTICE_WINDOW)
             summary = await stats.due_summary(conn, now) if self.settings.stats_email else None
         if summary is not None:
             try:
                 await stats.mail_summary(self.settings, summary)
             except Exception as error:  # the next day's mail will carry these days too
                 log.warning("daily statistics not mailed: %s", type(error).__name__)
-        notices = {code: deleted_message(db.Notice(code, "expired", None, now)) for code in deleted}
-        for notice in removed:  # by the admin command, perhaps from another process
-            if notice.code not in self._removals_told:
-                self._removals_told.add(notice.code)
-                notices[notice.code] = deleted_message(notice)
-        for code, message in notices.items():
-            self._tables.pop(code, None)
-            self._locks.pop(code, None)
-            await self.bus.publish(code, {"deleted": True, "message": message})
+        told, self._told = self._told, {notice.code for notice in notices}
+        for notice in notices:
+            if notice.code not in told:
+                self._tables.pop(notice.code, None)
+                self._locks.pop(notice.code, None)
+                message = {"deleted": True, "message": deleted_message(notice)}
+                self.bus.deliver(notice.code, message)  # every process tells its own
 
     # --- presence -----------------------------------------------------------------
 
     async def connected(self, code: str, seat: int | None, delta: int) -> None:
-        if seat is None:
-            return
-        self.presence[code][seat] += delta
-        if self.presence[code][seat] <= 0:
-            del self.presence[code][seat]
-            if not self.presence[code]:
-                del self.presence[code]
-        await self.bus.publish(code, {"presence": True})
+        """A connection to the game opened (+1) or closed (-1); with Redis, cluster-wide."""
+        await self.bus.connected(code, seat, delta)
 
     # --- what a viewer gets ---------------------------------------------------------
 
     def snapshot(self, table: Table, seat: int | None) -> dict[str, Any]:
         """The full state one connection may see: the rules' view plus the table around it."""
-        online = self.presence.get(table.code, Counter())
+        online = self.bus.online(table.code)
         deadline_ms = None
         if table.deadline is not None:
             deadline_ms = max(0, int((table.deadline - self.now()).total_seconds() * 1000))
@@ -617,7 +633,7 @@ class GameService:
                 "short": settings.target == rules.game.SHORT_TARGET,
                 "move_seconds": settings.move_seconds,
                 "seats": [
-                    {"seat": s, "nick": nick, "connected": online[s] > 0}
+                    {"seat": s, "nick": nick, "connected": s in online}
                     for s, nick in enumerate(table.nicks)
                 ],
                 "you": seat,

@@ -43,10 +43,10 @@ async def mail_summary(settings: Settings, text: str) -> None:
 async def due_summary(conn: AsyncConnection, now: datetime) -> str | None:
     """Once a day: the summary of yesterday and the week before it, else None.
 
-    The day is marked as mailed at once, so a failing mail server gets no storm of retries.
+    The day is marked as mailed at once, so a failing mail server gets no storm of retries,
+    and only the process that marks it mails it.
     """
     yesterday = (now - timedelta(days=1)).date().isoformat()
-    if await db.server_value(conn, MAILED_KEY) == yesterday:
+    if not await db.set_server_value(conn, MAILED_KEY, yesterday):
         return None
-    await db.set_server_value(conn, MAILED_KEY, yesterday)
     return await summary_text(conn, now - timedelta(days=1), 8)

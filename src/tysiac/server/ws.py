@@ -127,11 +127,18 @@ class Connection:
         queue = self.service.bus.subscribe(self.code)
         try:
             await self._write(queue)
-        except ServiceError as error:  # the game went away under us (deleted)
-            await self.error(error)
-            await self.ws.close(code=4000 + min(error.status, 999))
+        except ServiceError as error:  # the game went away under us
+            if error.code == "deleted":  # found before the notice came (another process's)
+                await self._deleted(error.message)
+            else:
+                await self.error(error)
+                await self.ws.close(code=4000 + min(error.status, 999))
         finally:
             self.service.bus.unsubscribe(self.code, queue)
+
+    async def _deleted(self, message: str | None) -> None:
+        await self.send({"type": "deleted", "message": message})
+        await self.ws.close(code=1000)
 
     async def _write(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         await self.send_state()
@@ -139,8 +146,7 @@ class Connection:
         while True:
             message = await queue.get()
             if message.get("deleted"):
-                await self.send({"type": "deleted", "message": message.get("message")})
-                await self.ws.close(code=1000)
+                await self._deleted(message.get("message"))
                 return
             if "events" in message and message["v"] > self.told_version:
                 self.told_version = message["v"]

@@ -3,6 +3,12 @@
 Every function takes an open ``AsyncConnection`` so the caller decides the
 transaction: one command of a game is one transaction, committed before anyone
 is told about it.
+
+SQLite serves one server process. On PostgreSQL several processes share the store:
+a game's commands are serialised by its row lock (``game_by_code(lock=True)``),
+creations by an advisory lock (``lock_creations``), migrations by another; the
+sweepers' claims skip rows that another process holds, and inserts that two
+processes could race on are upserts.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, delete, event, func, insert, select, update
+from sqlalchemy import Connection, Table, delete, event, func, insert, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -33,6 +40,9 @@ from .schema import (
 )
 
 ACTIVE = ("waiting", "playing")
+# PostgreSQL advisory lock keys (any fixed numbers, the same in every process).
+MIGRATION_LOCK = 1_000_001
+CREATION_LOCK = 1_000_002
 
 
 def utc(moment: datetime | None) -> datetime | None:
@@ -74,17 +84,32 @@ def _upgrade(connection: Connection) -> None:
 
 async def migrate(engine: AsyncEngine) -> None:
     async with engine.begin() as conn:
+        # Processes starting at once: one migrates, the others wait and find nothing to do.
+        await _advisory_lock(conn, MIGRATION_LOCK)
         await conn.run_sync(_upgrade)
+
+
+async def _advisory_lock(conn: AsyncConnection, key: int) -> None:
+    """On PostgreSQL, a lock held until the transaction ends; SQLite has one process."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def _upsert(conn: AsyncConnection, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """INSERT with ``on_conflict_do_nothing`` / ``on_conflict_do_update`` (both dialects)."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
 async def secret(conn: AsyncConnection, name: str) -> str:
     """A server secret, made on first use and kept in the database."""
-    found = await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
-    if found is not None:
-        return str(found)
-    value = secrets.token_hex(32)
-    await conn.execute(insert(server_secrets).values(name=name, value=value))
-    return value
+    await conn.execute(
+        _upsert(conn, server_secrets)
+        .values(name=name, value=secrets.token_hex(32))
+        .on_conflict_do_nothing()  # another process made it first: use that one
+    )
+    return str(
+        await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +159,28 @@ async def insert_game(conn: AsyncConnection, **values: Any) -> int:
     return int(result.scalar_one())
 
 
-async def game_by_code(conn: AsyncConnection, code: str, *, lock: bool = False) -> GameRow | None:
+async def game_by_code(
+    conn: AsyncConnection, code: str, *, lock: bool = False, skip_locked: bool = False
+) -> GameRow | None:
+    """The game's row; ``lock`` holds it until the transaction ends (PostgreSQL; SQLite
+    has one writer at a time anyway). ``skip_locked`` gives None while another holds it."""
     query = select(games).where(games.c.code == code)
-    if lock and conn.dialect.name == "postgresql":
-        query = query.with_for_update()
+    if lock:
+        query = query.with_for_update(skip_locked=skip_locked)
     row = (await conn.execute(query)).first()
     return _game(row) if row is not None else None
 
 
+async def lock_creations(conn: AsyncConnection) -> None:
+    """Creations one at a time across processes: exact limits, a fresh code without races."""
+    await _advisory_lock(conn, CREATION_LOCK)
+
+
 async def code_exists(conn: AsyncConnection, code: str) -> bool:
-    return await conn.scalar(select(func.count()).where(games.c.code == code)) != 0
+    """Whether a game, or the notice of a deleted one, holds the code."""
+    in_games = select(games.c.code).where(games.c.code == code)
+    noticed = select(deleted_games.c.code).where(deleted_games.c.code == code)
+    return (await conn.execute(in_games.union_all(noticed))).first() is not None
 
 
 async def update_game(conn: AsyncConnection, game_id: int, **values: Any) -> None:
@@ -262,19 +299,15 @@ async def deletion_notice(conn: AsyncConnection, code: str) -> Notice | None:
     return Notice(row.code, row.reason, row.message, at_utc(row.at))
 
 
-async def removed_since(conn: AsyncConnection, since: datetime) -> list[Notice]:
-    """Games the operator removed since ``since``, while their notices are kept."""
-    rows = await conn.execute(
-        select(deleted_games).where(
-            deleted_games.c.reason == "removed", deleted_games.c.at >= since
-        )
-    )
+async def notices_since(conn: AsyncConnection, since: datetime) -> list[Notice]:
+    """Games deleted since ``since`` (by the sweeper of any process, or the operator)."""
+    rows = await conn.execute(select(deleted_games).where(deleted_games.c.at >= since))
     return [Notice(r.code, r.reason, r.message, at_utc(r.at)) for r in rows]
 
 
 async def remove_game(conn: AsyncConnection, code: str, message: str, now: datetime) -> bool:
     """The operator deletes a game at once; only its code, the time and the reason stay."""
-    game_id = await conn.scalar(select(games.c.id).where(games.c.code == code))
+    game_id = await conn.scalar(select(games.c.id).where(games.c.code == code).with_for_update())
     if game_id is None:
         return False
     await conn.execute(delete(events).where(events.c.game_id == game_id))
@@ -294,17 +327,23 @@ async def forget_notices(conn: AsyncConnection, before: datetime) -> None:
 async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: datetime) -> list[str]:
     """Delete finished and cancelled games (with their log and chat) not changed since.
 
-    A notice of each (code, time, reason) stays behind for a week.
+    A notice of each (code, time, reason) stays behind for a week. The games are
+    claimed first: rows another process's sweeper holds are left to it.
     """
-    condition = games.c.status.in_(("finished", "cancelled")) & (
-        games.c.updated_at <= changed_before
-    )
-    codes = [r.code for r in await conn.execute(select(games.c.code).where(condition))]
-    if codes:
-        ids = select(games.c.id).where(condition).scalar_subquery()
+    claimed = (
+        await conn.execute(
+            select(games.c.id, games.c.code)
+            .where(
+                games.c.status.in_(("finished", "cancelled")), games.c.updated_at <= changed_before
+            )
+            .with_for_update(skip_locked=True)
+        )
+    ).all()
+    ids, codes = [r.id for r in claimed], [r.code for r in claimed]
+    if ids:
         await conn.execute(delete(events).where(events.c.game_id.in_(ids)))
         await conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
-        await conn.execute(delete(games).where(condition))
+        await conn.execute(delete(games).where(games.c.id.in_(ids)))
         await conn.execute(
             insert(deleted_games), [{"code": c, "reason": "expired", "at": now} for c in codes]
         )
@@ -326,17 +365,14 @@ async def blocked_until(
 
 async def add_violation(conn: AsyncConnection, kind: str, hash_: str, now: datetime) -> int:
     """One more violation of a device or an address: its count now."""
-    where = (offenders.c.kind == kind) & (offenders.c.hash == hash_)
-    count = await conn.scalar(select(offenders.c.violations).where(where))
-    if count is None:
-        await conn.execute(
-            insert(offenders).values(kind=kind, hash=hash_, violations=1, last_violation=now)
-        )
-        return 1
-    await conn.execute(
-        update(offenders).where(where).values(violations=count + 1, last_violation=now)
+    upsert = _upsert(conn, offenders).values(
+        kind=kind, hash=hash_, violations=1, last_violation=now
     )
-    return int(count) + 1
+    counted = upsert.on_conflict_do_update(
+        index_elements=[offenders.c.kind, offenders.c.hash],
+        set_={"violations": offenders.c.violations + 1, "last_violation": now},
+    ).returning(offenders.c.violations)
+    return int((await conn.execute(counted)).scalar_one())
 
 
 async def block(conn: AsyncConnection, kind: str, hash_: str, until: datetime) -> None:
@@ -456,14 +492,16 @@ async def forget_moderation(
 
 async def count_day(conn: AsyncConnection, day: str, *, started: int, finished: int) -> None:
     """Add to one day's counts of games started and finished."""
-    where = daily_stats.c.day == day
-    result = await conn.execute(
-        update(daily_stats)
-        .where(where)
-        .values(started=daily_stats.c.started + started, finished=daily_stats.c.finished + finished)
+    upsert = _upsert(conn, daily_stats).values(day=day, started=started, finished=finished)
+    await conn.execute(
+        upsert.on_conflict_do_update(
+            index_elements=[daily_stats.c.day],
+            set_={
+                "started": daily_stats.c.started + started,
+                "finished": daily_stats.c.finished + finished,
+            },
+        )
     )
-    if result.rowcount == 0:
-        await conn.execute(insert(daily_stats).values(day=day, started=started, finished=finished))
 
 
 async def days(conn: AsyncConnection, since: str) -> list[tuple[str, int, int]]:
@@ -477,11 +515,15 @@ async def forget_days(conn: AsyncConnection, before: str) -> None:
     await conn.execute(delete(daily_stats).where(daily_stats.c.day < before))
 
 
-async def server_value(conn: AsyncConnection, name: str) -> str | None:
-    found = await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
-    return str(found) if found is not None else None
-
-
-async def set_server_value(conn: AsyncConnection, name: str, value: str) -> None:
-    await conn.execute(delete(server_secrets).where(server_secrets.c.name == name))
-    await conn.execute(insert(server_secrets).values(name=name, value=value))
+async def set_server_value(conn: AsyncConnection, name: str, value: str) -> bool:
+    """Set a value unless it already holds ``value``: True when this call changed it (so,
+    of processes racing to set the same value, exactly one gets True)."""
+    upsert = _upsert(conn, server_secrets).values(name=name, value=value)
+    result = await conn.execute(
+        upsert.on_conflict_do_update(
+            index_elements=[server_secrets.c.name],
+            set_={"value": value},
+            where=server_secrets.c.value != value,
+        )
+    )
+    return result.rowcount == 1

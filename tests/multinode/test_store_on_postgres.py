@@ -1,0 +1,73 @@
+"""The store on PostgreSQL: migrations, and what two processes may do at once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection
+
+from tysiac.store import db
+from tysiac.store.schema import metadata
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def test_two_processes_migrate_at_once_to_exactly_the_declared_schema(database: str) -> None:
+    async def differences() -> list[object]:
+        engines = [db.create_engine(database) for _ in range(2)]
+        await asyncio.gather(*(db.migrate(engine) for engine in engines))
+        keys = []
+        for engine in engines:  # and both find the same secret, made once
+            async with engine.begin() as conn:
+                keys.append(await db.secret(conn, "ip_hash_key"))
+        assert keys[0] == keys[1]
+
+        def compare(conn: Connection) -> list[object]:
+            return list(compare_metadata(MigrationContext.configure(conn), metadata))
+
+        async with engines[0].connect() as conn:
+            found = await conn.run_sync(compare)
+        for engine in engines:
+            await engine.dispose()
+        return found
+
+    assert asyncio.run(differences()) == []
+
+
+def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: str) -> None:
+    async def scenario() -> None:
+        engine = db.create_engine(database)
+        await db.migrate(engine)
+        async with engine.begin() as conn:
+            game_id = await db.insert_game(
+                conn,
+                code="K7F9DB",
+                status="finished",
+                players=2,
+                name=None,
+                public=False,
+                chat=True,
+                target=1000,
+                move_seconds=60,
+                version=1,
+                created_at=NOW - timedelta(days=9),
+                updated_at=NOW - timedelta(days=8),
+                creator_ip="x",
+            )
+            await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": "Ala"})], NOW)
+        before = NOW - timedelta(days=7)
+        async with engine.begin() as first:
+            assert await db.delete_ended(first, before, NOW) == ["K7F9DB"]
+            async with engine.begin() as second:  # meanwhile, in another process
+                assert await db.delete_ended(second, before, NOW) == []
+        async with engine.connect() as conn:
+            notice = await db.deletion_notice(conn, "K7F9DB")
+            assert notice is not None and notice.reason == "expired"
+            assert await db.game_by_code(conn, "K7F9DB") is None
+            assert await db.code_exists(conn, "K7F9DB")  # the notice keeps it from a new game
+        await engine.dispose()
+
+    asyncio.run(scenario())
