@@ -174,7 +174,7 @@ async def send_contact(request: Request) -> Response:
         raise refusal("wrong_key")
     address = ip_hash(service.hash_key, client_address(request))
     now = settings.clock()
-    async with _lock(request), service.engine.begin() as conn:
+    async with _lock(request), service.writing() as conn:
         await forget_old_contact_sends(conn, now)
         reserved = await reserve_contact_send(conn, address, now, settings.contact_per_day)
     if reserved is None:
@@ -182,7 +182,7 @@ async def send_contact(request: Request) -> Response:
     try:
         await send_mail(settings, SUBJECT, pgp_mime(armored))
     except MailError:
-        async with service.engine.begin() as conn:
+        async with service.writing() as conn:
             await release_contact_send(conn, reserved)
         raise refusal("relay_failed") from None
     log.info("contact message relayed to the operator")

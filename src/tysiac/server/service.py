@@ -123,8 +123,8 @@ class GameService:
         self._told: set[str] = set()  # deleted games whose connections here were told
 
     @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed on leaving the block."""
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed on leaving the block (on SQLite, one at a time)."""
         async with contextlib.AsyncExitStack() as stack:
             if self._write_lock is not None:
                 await stack.enter_async_context(self._write_lock)
@@ -210,7 +210,7 @@ class GameService:
         if code not in self._tables:
             await self.table(code)  # unknown codes get no lock of their own
         async with self._locks[code]:
-            async with self._writing() as conn:
+            async with self.writing() as conn:
                 row = await db.game_by_code(conn, code, lock=True, skip_locked=sweeping)
                 if row is None:
                     if sweeping:
@@ -310,7 +310,7 @@ class GameService:
         creator_ip = author.ip
         token = new_token()
         now = self.now()
-        async with self._create_lock, self._writing() as conn:
+        async with self._create_lock, self.writing() as conn:
             target = rules.game.SHORT_TARGET if short else rules.game.TARGET
             settings = TableSettings(players, target, name, public, chat, move_seconds)
             code, game_id = await self._open_game(conn, creator_ip, settings, version=1)
@@ -333,7 +333,7 @@ class GameService:
                 raise refusal(blocked) from None
         for field, text in texts:
             if text is not None and moderation.is_vulgar(text):
-                async with self._writing() as conn:
+                async with self.writing() as conn:
                     violation = await moderation.record_violation(
                         conn, author, now, field=field, text=text, nick=nick, code=code
                     )
@@ -477,7 +477,7 @@ class GameService:
         if line.seat == seat:
             raise ServiceError("own_message", "Nie możesz zgłosić własnej wiadomości.", 409)
         reporter = table.nicks[seat] or ""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             if not await db.already_reported(conn, code, reporter, line.text):
                 await db.log_text(
                     conn,
@@ -578,7 +578,7 @@ class GameService:
             for code in codes:
                 with contextlib.suppress(Skipped, ServiceError):  # ServiceError: gone meanwhile
                     await change(code)
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await db.delete_ended(conn, now - KEEP_FOR, now)
             await db.forget_notices(conn, now - KEEP_FOR)
             await db.forget_moderation(
