@@ -40,3 +40,4 @@ def test_sigkill_mid_game_then_the_game_goes_on_from_the_last_accepted_move(tmp_
     for token in tokens:
         assert token not in log
     assert not re.search(r"Traceback", log), log
+    assert not re.search(r'"(GET|POST) /', log), log  # no access log: no client addresses

@@ -44,6 +44,7 @@ def main() -> None:
         proxy_headers=settings.forwarded_allow_ips is not None,
         forwarded_allow_ips=settings.forwarded_allow_ips,
         server_header=False,
+        access_log=False,  # no client addresses in the log: they are kept only as keyed hashes
     )
 
 
