@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tysiac.server.config import ConfigError, Settings
+from tysiac.server.config import DOCUMENTED, ConfigError, Settings
 from tysiac.server.security import ip_hash
 
 from .harness import live_server
@@ -130,3 +130,11 @@ def test_a_configured_hashing_secret_keys_the_address_hashes(tmp_path: Path) -> 
         made = db.execute("select count(*) from server_secrets where name='ip_hash_key'")
         assert made.fetchone() == (0,)  # none made: the configured one is used
     assert stored == ip_hash(secret, "127.0.0.1")
+
+
+def test_the_readme_documents_every_setting() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for key in DOCUMENTED:
+        variable = f"TYSIAC_{key.upper()}"
+        short = "_" + key.upper().split("_", 1)[1]  # `TYSIAC_SMTP_USERNAME`, `_PASSWORD`
+        assert f"`{variable}`" in readme or f"`{short}`" in readme, variable
