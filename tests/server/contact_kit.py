@@ -24,6 +24,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 GPG = "gpg"
+OPERATOR = "operator@example.org"
 T = TypeVar("T")
 
 
@@ -188,3 +189,16 @@ def encrypted_part(message: EmailMessage) -> str:
     payload = data.get_payload()
     assert isinstance(payload, str)
     return payload
+
+
+def contact_settings(keys: GnuPG, port: int, **more: Any) -> dict[str, Any]:
+    """Settings of a server whose contact form relays to ``port`` with OPERATOR's key."""
+    return {
+        "operator_email": OPERATOR,
+        "operator_pgp_key": keys.export(OPERATOR).decode(),
+        "smtp_host": "127.0.0.1",
+        "smtp_port": port,
+        "smtp_security": "none",
+        "mail_from": "tysiac@example.org",
+        **more,
+    }

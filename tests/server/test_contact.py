@@ -24,6 +24,7 @@ from tysiac.store.contact import forget_old_contact_sends, reserve_contact_send
 from tysiac.store.schema import contact_sends
 
 from .contact_kit import (
+    OPERATOR,
     GnuPG,
     MailSink,
     encrypted_part,
@@ -32,9 +33,9 @@ from .contact_kit import (
     mail_sink,
     run_async,
 )
+from .contact_kit import contact_settings as kit_settings
 from .harness import FakeClock, LiveServer, live_server
 
-OPERATOR = "operator@example.org"
 STRANGER = "stranger@example.net"
 PLAINTEXT = (
     "Content-Type: text/plain; charset=utf-8\r\n"
@@ -58,17 +59,7 @@ def sink() -> Iterator[MailSink]:
 
 
 def contact_settings(keys: GnuPG, port: int, **more: Any) -> dict[str, Any]:
-    settings: dict[str, Any] = {
-        "operator_email": OPERATOR,
-        "operator_pgp_key": keys.export(OPERATOR).decode(),
-        "smtp_host": "127.0.0.1",
-        "smtp_port": port,
-        "smtp_security": "none",
-        "mail_from": "tysiac@example.org",
-        "clock": FakeClock(),
-    }
-    settings.update(more)
-    return settings
+    return kit_settings(keys, port, **{"clock": FakeClock(), **more})
 
 
 def post(server: LiveServer, message: Any, address: str = "203.0.113.7") -> httpx.Response:

@@ -5,18 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from tests.server.contact_kit import GnuPG, MailSink, encrypted_part, free_port, gnupg, mail_sink
+from tests.server.contact_kit import (
+    OPERATOR,
+    GnuPG,
+    MailSink,
+    contact_settings,
+    encrypted_part,
+    free_port,
+    gnupg,
+    mail_sink,
+)
 from tests.server.harness import live_server
 
 from .test_accessibility import violations
 from .ui import DESKTOP, PHONE
 
-OPERATOR = "operator@example.org"
 MESSAGE = "Dzień dobry!\nGra ABC123 się zawiesiła — co robić?\n\nPozdrawiam, Zażółć Gęślą"
 NICK = "Jaźń"
 EMAIL = "ala@example.com"
@@ -33,17 +40,6 @@ def keys() -> Iterator[GnuPG]:
 def sink() -> Iterator[MailSink]:
     with mail_sink() as running:
         yield running
-
-
-def contact_settings(keys: GnuPG, port: int, **more: Any) -> dict[str, Any]:
-    return {
-        "operator_email": OPERATOR,
-        "operator_pgp_key": keys.export(OPERATOR).decode(),
-        "smtp_host": "127.0.0.1",
-        "smtp_port": port,
-        "smtp_security": "none",
-        **more,
-    }
 
 
 def open_contact(
