@@ -50,6 +50,7 @@ messages = st.one_of(
     st.tuples(st.just("legal"), st.none()),
     st.tuples(st.just("legal"), st.none()),
     st.tuples(st.just("chat"), st.text(max_size=250)),
+    st.tuples(st.just("report"), st.integers(-5, 60) | st.text(max_size=3)),
 )
 
 
@@ -72,6 +73,8 @@ def send(client: Client, kind: str, payload: Any) -> None:
         client.move(payload, client.state["v"] - 1)
     elif kind == "chat":
         client.send({"type": "chat", "text": payload})
+    elif kind == "report":
+        client.send({"type": "report", "seq": payload})
     elif client.state.get("view") and client.view["legal"]:
         client.move(simple_move(client.view))
 
