@@ -83,7 +83,7 @@ def expected_plaintext(message: str, nick: str, email: str) -> bytes:
 
 
 def test_typed_encrypted_relayed_and_decrypted_to_exactly_what_was_typed(
-    browser: Browser, tmp_path: Path, keys: GnuPG, sink: MailSink
+    browser: Browser, tmp_path: Path, keys: GnuPG, sink: MailSink, screenshots: Path
 ) -> None:
     settings = contact_settings(keys, sink.port, contact_per_day=1)
     with live_server(tmp_path, **settings) as server:
@@ -96,6 +96,7 @@ def test_typed_encrypted_relayed_and_decrypted_to_exactly_what_was_typed(
         expect(page.get_by_role("status")).to_contain_text("Wiadomość wysłana", timeout=20000)
         assert sink.arrived.wait(10)
         expect(page.get_by_label("Wiadomość")).to_have_value("")
+        page.screenshot(path=screenshots / "contact-sent-1280.png", full_page=True)
         assert problems == []  # no CSP violation, no script error
         # The limit (1 a day here): a clear refusal, and the text stays in the form.
         type_by_keyboard(page, "Druga wiadomość", "", "")
