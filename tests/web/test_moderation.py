@@ -78,10 +78,10 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
         assert "Ala (reported by Ola)" in log and "'dobra karta'" in log
 
         chat_line(ala, "ty chuju")
-        expect(ala.locator("#chat-note")).to_contain_text("Wiadomość nie została wysłana")
-        expect(ala.locator("#chat-note")).to_contain_text("pierwsze ostrzeżenie")
+        expect(ala.locator("#chat-error")).to_contain_text("Wiadomość nie została wysłana")
+        expect(ala.locator("#chat-error")).to_contain_text("pierwsze ostrzeżenie")
         chat_line(ola, "spierdalaj")
-        expect(ola.locator("#chat-note")).to_contain_text("Wiadomość nie została wysłana")
+        expect(ola.locator("#chat-error")).to_contain_text("Wiadomość nie została wysłana")
         off = "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach."
         for page in (ala, ola):
             expect(page.locator("#chat-note")).to_contain_text("Czat w tej grze wyłączył się")

@@ -519,7 +519,8 @@ export function createRenderer({ nick = "" } = {}) {
     show($("chat-off"), state.chatHidden);
     setText($("chat-toggle"), state.chatHidden ? "Włącz czat" : "Wyłącz czat");
     show($("chat-form"), game.can_chat);
-    setText($("chat-note"), [state.chatError, game.chat_note].filter(Boolean).join(" "));
+    setText($("chat-error"), state.chatError);
+    setText($("chat-note"), game.chat_note || "");
     const lines = state.snap.chat;
     const id = (line) => `${line.seq}|${state.reported.includes(line.seq)}`;
     const last = chatShown[chatShown.length - 1];
