@@ -12,6 +12,7 @@ FONT     := node_modules/@fontsource/atkinson-hyperlegible-next
 OPENPGP  := node_modules/openpgp
 CHROMIUM := /usr/bin/chromium
 GPG      := /usr/bin/gpg
+ICU      := /usr/include/unicode/uspoof.h
 
 .PHONY: install assets run test lint bench clean
 
@@ -53,7 +54,12 @@ $(GPG):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish || \
 		(apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish)
 
-$(STAMP): pyproject.toml
+# PyICU (look-alike nicks, the word filter's skeletons) builds against Debian's ICU.
+$(ICU):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y libicu-dev pkg-config g++
+
+$(STAMP): pyproject.toml | $(ICU)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -51,6 +51,7 @@ def scale_out_run(args: argparse.Namespace, processes: int) -> None:
         env = {
             "TYSIAC_DATABASE_URL": stack.enter_context(fresh_database(args.postgres)),
             "TYSIAC_REDIS_URL": args.redis,
+            "TYSIAC_HASHING_SECRET": secrets.token_hex(32),  # every process hashes alike
         }
         bases = [stack.enter_context(running_server(**env)) for _ in range(processes)]
         asyncio.run(run(bases, args.games, args.players, args.seconds))

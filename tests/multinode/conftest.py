@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -43,7 +44,11 @@ class Cluster:
 @pytest.fixture
 def cluster(tmp_path: Path, database: str) -> Iterator[Cluster]:
     """Processes A and B, started at the same moment on an empty database (both migrate)."""
-    env = {"TYSIAC_REDIS_URL": redis_url_or_skip(), "TYSIAC_HAND_PAUSE_SECONDS": "0"}
+    env = {
+        "TYSIAC_REDIS_URL": redis_url_or_skip(),
+        "TYSIAC_HAND_PAUSE_SECONDS": "0",
+        "TYSIAC_HASHING_SECRET": secrets.token_hex(32),  # one key, shared by both processes
+    }
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     a, b = (ProcessServer(database, log, **env) for log in logs)
     for server in (a, b):

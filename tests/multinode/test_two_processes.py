@@ -196,5 +196,6 @@ def test_creations_through_both_processes_keep_the_limits_exactly(cluster: Clust
 
     with ThreadPoolExecutor(16) as pool:
         statuses = sorted(pool.map(create, range(16)))
-    assert statuses == [201] * 10 + [429] * 6  # 10 active games per address (the default)
-    assert sql(cluster.database, "SELECT count(*) FROM games")[0][0] == 10
+    # 3 games waiting for players per address (the default; the first limit to bite here)
+    assert statuses == [201] * 3 + [429] * 13
+    assert sql(cluster.database, "SELECT count(*) FROM games")[0][0] == 3

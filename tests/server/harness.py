@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -17,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tysiac.server.app import create_app
 from tysiac.server.config import Settings
+from tysiac.server.serving import build_server
 
 from ..services import fresh_database, redis_url_or_skip
 
@@ -49,16 +51,30 @@ class FakeClock:
 
 
 class Endpoint:
-    """Talks to a server on 127.0.0.1:``port`` the way the pages and bots do."""
+    """Talks to a server on 127.0.0.1:``port`` the way the pages and bots do.
+
+    ``source``: the address the clients connect from; by default the system's choice
+    (127.0.0.1). Every 127.x.y.z is loopback on Linux, so ``from_address("127.0.0.2")``
+    plays another client.
+    """
 
     port: int
+    source: str | None = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def from_address(self, address: str) -> Endpoint:
+        """The same server, with clients connecting from ``address``."""
+        peer = Endpoint()
+        peer.port = self.port
+        peer.source = address
+        return peer
+
     def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.base, timeout=10)
+        transport = None if self.source is None else httpx.HTTPTransport(local_address=self.source)
+        return httpx.Client(base_url=self.base, timeout=10, transport=transport)
 
     def create(self, nick: str = "Ala", players: int = 3, **options: Any) -> Message:
         with self.http() as client:
@@ -87,21 +103,30 @@ class Endpoint:
     def client(
         self, code: str, token: str | None = None, headers: dict[str, str] | None = None
     ) -> Client:
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token, headers)
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{code}", token, headers, self.source)
 
 
 class LiveServer(Endpoint):
-    """The app in a thread of the test process, on a socket of its own."""
+    """The app in a thread of the test process, on a socket of its own.
+
+    It is served as ``python -m tysiac.server`` serves it (``serving.build_server``:
+    limits, timeouts, logging), except that without ``forwarded_allow_ips`` the test
+    clients on 127.0.0.1 and ::1 play a trusted proxy (uvicorn's default, which the
+    X-Forwarded-For tests rely on): they are not limited per address. Clients from
+    127.0.0.2 and up (``from_address``) are ordinary clients.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(settings), ws="websockets-sansio", log_level="warning", ws_max_size=16384
+        serving = settings
+        if settings.forwarded_allow_ips is None:
+            serving = replace(settings, forwarded_allow_ips="127.0.0.1,::1")
+        self.server: uvicorn.Server = build_server(
+            create_app(settings), serving, log_level="warning", whole_process=False
         )
-        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
 
     def start(self) -> None:
@@ -120,6 +145,8 @@ class ProcessServer(Endpoint):
     """``python -m tysiac.server`` in a process of its own, as ``make run`` starts it.
 
     ``database`` is an SQLite file or a database URL; ``env`` adds TYSIAC_* settings.
+    ``open_files``, when set before ``start``, is the process's descriptor limit
+    (RLIMIT_NOFILE, soft and hard).
     """
 
     def __init__(self, database: Path | str, log: Path, **env: str) -> None:
@@ -134,6 +161,7 @@ class ProcessServer(Endpoint):
             **env,
         }
         self.log = log
+        self.open_files: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -141,12 +169,19 @@ class ProcessServer(Endpoint):
         self.wait_ready()
 
     def launch(self) -> None:
+        limit = self.open_files
+
+        def limit_files() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tysiac.server", "--port", str(self.port)],
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=limit_files if limit is not None else None,
             )
 
     def wait_ready(self) -> None:
@@ -178,6 +213,7 @@ def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
         if os.environ.get("TYSIAC_TEST_SCALE_OUT") == "1":
             overrides.setdefault("redis_url", redis_url_or_skip())
             overrides.setdefault("database_url", stack.enter_context(fresh_database()))
+            overrides.setdefault("hashing_secret", "scale-out tests " * 4)  # PostgreSQL needs one
         overrides.setdefault("database_url", f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
         server = LiveServer(Settings(sweep_seconds=0.02, testing=True, **overrides))
         server.start()
@@ -188,12 +224,19 @@ def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
 class Client:
     """One WebSocket connection, as a game page would hold it."""
 
-    def __init__(self, url: str, token: str | None, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None,
+        headers: dict[str, str] | None = None,
+        source: str | None = None,
+    ) -> None:
         self.url = url
         self.token = token
         self.state: Message = {}
         self.messages: list[Message] = []
-        self._connection = connect(url, open_timeout=10, additional_headers=headers)
+        bind: dict[str, Any] = {} if source is None else {"source_address": (source, 0)}
+        self._connection = connect(url, open_timeout=10, additional_headers=headers, **bind)
         self.ws: ClientConnection = self._connection.__enter__()
         self.send({"type": "hello", "token": token})
         self.wait(lambda m: m["type"] in ("state", "error"))

@@ -36,6 +36,8 @@ from .contact_kit import (
 from .contact_kit import contact_settings as kit_settings
 from .harness import FakeClock, LiveServer, live_server
 
+JSON_TYPE = {"Content-Type": "application/json"}
+
 STRANGER = "stranger@example.net"
 PLAINTEXT = (
     "Content-Type: text/plain; charset=utf-8\r\n"
@@ -145,7 +147,7 @@ def test_bad_bodies_are_refused_and_nothing_is_sent(
 ) -> None:
     with live_server(tmp_path, **contact_settings(keys, sink.port)) as server:
         with server.http() as http:
-            response = http.post("/api/contact", content=body)
+            response = http.post("/api/contact", content=body, headers=JSON_TYPE)
         assert response.status_code == status, response.text
         assert error_of(response)["code"] == code
         assert error_of(response)["message"]

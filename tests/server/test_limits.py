@@ -13,6 +13,8 @@ from websockets.sync.client import connect
 
 from .harness import live_server
 
+JSON_TYPE = {"Content-Type": "application/json"}
+
 
 def error_of(response: Any) -> dict[str, str]:
     body: dict[str, dict[str, str]] = response.json()
@@ -68,7 +70,7 @@ def test_at_most_n_active_games_in_the_service(tmp_path: Path) -> None:
 )
 def test_bad_create_requests(tmp_path: Path, body: bytes, status: int, code: str) -> None:
     with live_server(tmp_path) as server, server.http() as http:
-        response = http.post("/api/games", content=body)
+        response = http.post("/api/games", content=body, headers=JSON_TYPE)
         assert response.status_code == status, response.text
         assert error_of(response)["code"] == code
         assert error_of(response)["message"]

@@ -51,6 +51,8 @@ PLAIN = str.maketrans("ąćęłńóśźż", "acelnoszz")
 LEET = str.maketrans("aeiostbl", "43105781")
 CYRILLIC = str.maketrans("aeopcyxk", "аеорсухк")
 GREEK = str.maketrans("aeiokptu", "αειοκρτυ")
+# Cyrillic letters for the Latin ones they read as, not look like: kуrwa, cуkа.
+CYRILLIC_SOUNDS = str.maketrans("urs", "урс")
 SOUNDS = (("ch", "h"), ("ó", "u"), ("ż", "rz"), ("rz", "ż"), ("w", "v"), ("ku", "q"), ("u", "ó"))
 Disguise = Callable[[str, random.Random], str]
 
@@ -102,6 +104,8 @@ DISGUISES: dict[str, Disguise] = {
     "soft hyphens": lambda f, _: "\u00ad".join(f),
     "repeats": _repeats,
     "cyrillic": lambda f, _: f.translate(CYRILLIC),
+    "cyrillic by sound": lambda f, _: f.translate(CYRILLIC_SOUNDS),
+    "hangul fillers": lambda f, _: "\u3164".join(f),  # a letter, default-ignorable
     "greek": lambda f, _: f.translate(GREEK),
     "fullwidth": lambda f, _: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in f),
     "sound swap": _sound_swap,

@@ -92,6 +92,10 @@ def test_blocks(text: str) -> None:
         "as pik",
         "XX wiek",
         "nudę",  # nude
+        # Ukrainian and Russian, all in Cyrillic, are read by look alone
+        "сразу",  # at once: by sound "srazu"
+        "дупель",  # a snipe: "dupel"
+        "будь ласка, пограємо ще раз",
     ],
 )
 def test_lets_through(text: str) -> None:
@@ -112,6 +116,25 @@ def test_lets_through(text: str) -> None:
         "k_u_r_w_a",
         "ku\u200brwa",
         "кurwа",  # Cyrillic к, а
+        "k\u0443rwa",  # Cyrillic у, which reads as u (and looks like y)
+        "KУRWA",
+        "kурwa",  # Cyrillic р, which looks like p (and reads as r)
+        "kурва",  # mostly Cyrillic
+        "sука",
+        "ѕуkа",  # Macedonian dze, by look, and у, by sound
+        "hуй",
+        "пiзда",  # п and д look like no Latin letter, but read as p and d
+        "ch\u0443j",
+        "d\u0443pa",
+        "κυrwα",  # Greek κ, υ, α
+        "ΚΥRWΑ",
+        "ｋ\u0443ｒｗａ",  # fullwidth with a Cyrillic у
+        "ku\u3164rwa",  # invisible letters: Hangul fillers, variation selectors
+        "ku\uffa0rwa",
+        "ku\u115frwa",
+        "kur\ufe0fwa",
+        "ku\u034frwa",
+        "k\u0301u\u0301r\u0301w\u0301a\u0301",  # marks on every letter
         "ｋｕｒｗａ",
         "kurva",
         "qrwa",

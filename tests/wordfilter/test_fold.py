@@ -32,7 +32,17 @@ from tysiac.wordfilter.fold import unmasked
         ("d3b11", "deb11"),  # and "11" is not one letter
         ("кurwа", "kurwa"),  # Cyrillic look-alikes
         ("ѕука", "syka"),
-        ("κυrωα", "kurwa"),  # Greek look-alikes
+        ("κυrwα", "kurwa"),  # Greek look-alikes
+        ("ΚΥRWΑ", "kurwa"),  # capitals: casefolded first
+        ("кот", "kot"),  # к and т look like small capitals: read as their capitals
+        ("ɑłø", "alo"),  # Latin letters without a decomposition, by their skeleton too
+        ("ku\u3164rwa", "kurwa"),  # a Hangul filler: a letter, but default-ignorable
+        ("ku\u034frwa", "kurwa"),  # combining grapheme joiner
+        ("kur\ufe0fwa", "kurwa"),  # variation selector
+        ("ku\U000e0041rwa", "kurwa"),  # a tag character
+        ("d\u0443pa", "dypa"),  # у reads as y by look (its other reading: see below)
+        ("пiзда", "pizda"),  # п, д look like no Latin letter: among Latin ones, by sound
+        ("пизда", "пиздa"),  # all in Cyrillic: by look alone (а), the others left as they are
         ("ｋｕｒｗａ", "kurwa"),  # fullwidth
         ("ku\u200brwa", "kurwa"),  # zero-width space
         ("ku\u00adrwa", "kurwa"),  # soft hyphen
@@ -42,6 +52,38 @@ from tysiac.wordfilter.fold import unmasked
 )
 def test_disguises_fold_away(typed: str, folded: str) -> None:
     assert fold_word(typed) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("k\u0443rwa", "kurwa"),  # у: y by look, u by sound
+        ("kурwa", "kurwa"),  # р: p by look, r by sound
+        ("sука", "suka"),  # у by sound, к and а by look
+        ("ѕуkа", "suka"),  # ѕ by look, у by sound: every mix is tried
+        ("kурва", "kurva"),  # mostly Cyrillic
+        ("ch\u0443j", "huj"),
+        ("k.\u0443.r.w.a", "kurwa"),  # also when glued back
+        ("s\u0443к4", "suka"),  # digits count as Latin
+        ("skурвисын", "skurvisyn"),  # many letters of two readings: all look, all sound
+    ],
+)
+def test_letters_of_two_readings_are_read_both_ways(text: str, reading: str) -> None:
+    words, others = split_words(text)
+    assert reading in others
+    assert reading not in words  # the first list has one word per word: read by look
+
+
+def test_letters_of_one_reading_stay_one_word() -> None:
+    assert split_words("кurwа") == (["kurwa"], [])  # к, а: k and a by look and by sound
+    assert split_words("dobra karta, żółć") == (["dobra", "karta", "zulc"], [])
+
+
+@pytest.mark.parametrize("text", ["курва", "сука", "сразу", "дупель", "сипати"])
+def test_words_all_in_cyrillic_are_read_by_look_alone(text: str) -> None:
+    """Ukrainian and Russian words are no disguise: read by sound, many would hit stems
+    (сразу: at once, дупель: a snipe, сипати: to pour)."""
+    assert split_words(text)[1] == []
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,9 @@
 
 Start here::
 
+    rng = random.SystemRandom()             # R9: the deck comes from a secure generator
     game = new_game(players=3, first_dealer=0)
-    game = deal(game, shuffle(random.SystemRandom()))
+    game = deal(game, shuffle(rng))
     while not game.is_over:
         if game.awaiting_deal:
             game = deal(game, shuffle(rng))

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
-
-import uvicorn
 
 from .app import create_app
 from .config import ConfigError, Settings
-from .protocol import MAX_BODY
+from .serving import serve
 
 
 def main() -> None:
@@ -32,20 +29,8 @@ def main() -> None:
         for key, text in settings.describe():
             print(f"{key} = {text}")
         return
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        ws="websockets-sansio",
-        ws_max_size=MAX_BODY * 4,
-        proxy_headers=settings.forwarded_allow_ips is not None,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-        server_header=False,
-        access_log=False,  # no client addresses in the log: they are kept only as keyed hashes
-    )
+    # Logging, limits and timeouts: see serving.py (shared with the tests' LiveServer).
+    serve(create_app(settings), settings, host=args.host, port=args.port)
 
 
 if __name__ == "__main__":

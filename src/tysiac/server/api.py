@@ -11,8 +11,9 @@ from starlette.routing import Route
 
 from tysiac.web import STATIC
 
-from .moderation import DEVICE_COOKIE, NEW_DEVICE_KEY, Author, valid_device_id
-from .protocol import CreateGame, JoinGame, error_body, parse_body
+from .moderation import DEVICE_COOKIE, Author
+from .protocol import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
+from .requests import json_body
 from .security import normalise_code
 from .service import UNKNOWN_GAME, GameService, Seated, ServiceError
 
@@ -59,15 +60,20 @@ def client_address(request: Request) -> str:
 
 
 def author_of(request: Request) -> Author:
-    """Who is asking, for moderation: the device cookie (or the one just made) and address."""
-    device_id = request.cookies.get(DEVICE_COOKIE)
-    if not valid_device_id(device_id):
-        device_id = request.scope.get(NEW_DEVICE_KEY)
-    return service_of(request).author(device_id, client_address(request))
+    """Who is asking, for moderation: the device cookie and the address.
+
+    Only a cookie the client brought counts: one that this response is only now setting
+    is not a device yet (else every cookie-less request would be a new device).
+    """
+    return service_of(request).author(request.cookies.get(DEVICE_COOKIE), client_address(request))
+
+
+async def _body(request: Request) -> bytes:
+    return await json_body(request, service_of(request).settings, MAX_BODY)
 
 
 async def create_game(request: Request) -> Response:
-    body = parse_body(CreateGame, await request.body())
+    body = parse_body(CreateGame, await _body(request))
     seated = await service_of(request).create(
         nick=body.nick,
         players=body.players,
@@ -82,7 +88,7 @@ async def create_game(request: Request) -> Response:
 
 
 async def join_game(request: Request) -> Response:
-    body = parse_body(JoinGame, await request.body())
+    body = parse_body(JoinGame, await _body(request))
     seated = await service_of(request).join(_code(request), body.nick, author_of(request))
     return _seated(request, seated, 200)
 

@@ -25,13 +25,14 @@ from tysiac.web import STATIC
 from .api import http_error, routes, service_error
 from .config import Settings
 from .contact import routes as contact_routes
+from .hashing import hashing_key, make_private_file, sqlite_file
 from .moderation import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_SECONDS,
-    NEW_DEVICE_KEY,
     new_device_id,
     valid_device_id,
 )
+from .requests import UnreadBodyCloses
 from .service import GameService, ServiceError
 from .ws import game_socket
 
@@ -48,10 +49,46 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
+    # Nothing on the site uses the camera, microphone, location, payments and the like.
+    (
+        b"permissions-policy",
+        b"accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+        b"microphone=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()",
+    ),
 ]
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 
 
 class SecurityHeaders:
+    """The headers of every response; HSTS too when the site is served over HTTPS."""
+
+    def __init__(self, app: ASGIApp, public_https: bool) -> None:
+        self.app = app
+        self.public_https = public_https
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = SECURITY_HEADERS
+        if self.public_https or scope.get("scheme") == "https":
+            headers = [*headers, HSTS]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *headers]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class DeviceCookie:
+    """The one cookie: a signed random device id (``ivoca_did``) for moderation.
+
+    Set when missing, and in place of one this server did not issue.
+    """
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -59,28 +96,11 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-class DeviceCookie:
-    """The one cookie: a random device id (``ivoca_did``) for moderation, set when missing."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or valid_device_id(Request(scope).cookies.get(DEVICE_COOKIE)):
+        key = scope["app"].state.service.hash_key
+        if valid_device_id(key, Request(scope).cookies.get(DEVICE_COOKIE)):
             await self.app(scope, receive, send)
             return
-        device_id = new_device_id()
-        scope[NEW_DEVICE_KEY] = device_id
+        device_id = new_device_id(key)
         secure = "; Secure" if scope.get("scheme") == "https" else ""
         cookie = (
             f"{DEVICE_COOKIE}={device_id}; Max-Age={DEVICE_COOKIE_SECONDS}; Path=/; "
@@ -109,12 +129,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        database = sqlite_file(settings.database_url)
+        if database is not None:
+            make_private_file(database)
         engine = db.create_engine(settings.database_url)
         await db.migrate(engine)
-        key = settings.hashing_secret
-        if key is None:
-            async with engine.begin() as conn:
-                key = await db.secret(conn, "ip_hash_key")
+        key = await hashing_key(settings, engine)
         # Redis when several processes serve the games, else in memory.
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
         await bus.start()
@@ -141,6 +161,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lifespan=lifespan,
     )
     app.add_middleware(GZipMiddleware, minimum_size=500)
-    app.add_middleware(SecurityHeaders)
+    public_https = (settings.public_url or "").startswith("https://")
+    app.add_middleware(SecurityHeaders, public_https=public_https)
     app.add_middleware(DeviceCookie)
+    app.add_middleware(UnreadBodyCloses)
     return app

@@ -63,8 +63,9 @@ class Settings:
     hashing_secret: str | None = field(
         default=None,
         metadata=_doc(
-            "key of the IP and device hashes, 32+ characters; by default one is made on first"
-            " start and kept in the database",
+            "key of the IP and device hashes, 32+ characters; required with PostgreSQL; on"
+            " SQLite by default one is made on first start and kept in a file beside the"
+            " database (tysiac.db.key, mode 0600)",
             secret=True,
         ),
     )
@@ -78,6 +79,37 @@ class Settings:
     # Limits.
     max_games_per_ip: int = field(default=10, metadata=_doc("active games one address may create"))
     max_active_games: int = field(default=200, metadata=_doc("active games in the whole service"))
+    max_waiting_games_per_ip: int = field(
+        default=3, metadata=_doc("games one address may have waiting for players at once")
+    )
+    max_games_per_ip_per_hour: int = field(
+        default=30, metadata=_doc("games (and rematches) one address may create in an hour")
+    )
+    max_connections_per_ip: int = field(
+        default=100,
+        metadata=_doc(
+            "open connections (HTTP and WebSocket together) from one address; a trusted"
+            " proxy (forwarded_allow_ips) is not counted"
+        ),
+    )
+    max_sockets_per_seat: int = field(
+        default=8, metadata=_doc("game sockets one player key may hold open at once")
+    )
+    request_timeout_seconds: float = field(
+        default=10.0,
+        metadata=_doc("time a client has to send a request's headers and body, and its hello"),
+    )
+    chat_per_minute: int = field(
+        default=20, metadata=_doc("chat lines a minute from one seat, and from one address")
+    )
+    messages_per_second_per_ip: int = field(
+        default=20,
+        metadata=_doc("game messages a second from one address over all its sockets"),
+    )
+    stats_events_per_ip_per_day: int = field(
+        default=40,
+        metadata=_doc("game starts and ends a day from one address counted in the statistics"),
+    )
     contact_per_day: int = field(
         default=5, metadata=_doc("contact-form messages a day from one address")
     )
@@ -175,6 +207,12 @@ class Settings:
             "database_url",
             f"expected sqlite+aiosqlite:// or postgresql+asyncpg://, got {scheme or 'no'} scheme",
         )
+        if scheme == "postgresql+asyncpg":
+            check(
+                self.hashing_secret is not None,
+                "hashing_secret",
+                "required with PostgreSQL: every server process must hash with the same key",
+            )
         if self.redis_url is not None:
             check(
                 urlsplit(self.redis_url).scheme in ("redis", "rediss"),
@@ -190,9 +228,22 @@ class Settings:
             )
         if self.hashing_secret is not None:
             check(len(self.hashing_secret) >= 32, "hashing_secret", "use 32 characters or more")
-        for key in ("max_games_per_ip", "max_active_games", "contact_per_day", "smtp_port"):
+        for key in (
+            "max_games_per_ip",
+            "max_active_games",
+            "max_waiting_games_per_ip",
+            "max_games_per_ip_per_hour",
+            "max_connections_per_ip",
+            "max_sockets_per_seat",
+            "chat_per_minute",
+            "messages_per_second_per_ip",
+            "stats_events_per_ip_per_day",
+            "contact_per_day",
+            "smtp_port",
+        ):
             check(getattr(self, key) > 0, key, "must be a positive number")
         check(self.hand_pause_seconds >= 0, "hand_pause_seconds", "must not be negative")
+        check(self.request_timeout_seconds > 0, "request_timeout_seconds", "must be positive")
         for key in ("operator_email", "mail_from"):
             value = getattr(self, key)
             if value is not None:

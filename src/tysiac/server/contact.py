@@ -34,6 +34,7 @@ from .api import client_address, service_of
 from .config import Settings
 from .mail import MailError, pgp_mime, send_mail
 from .openpgp import OpenPGPError, PublicKey, addressed_to, encrypted_message, public_key, wkd_hash
+from .requests import json_body
 from .security import ip_hash
 from .service import ServiceError
 
@@ -118,20 +119,6 @@ async def contact_info(request: Request) -> Response:
     return JSONResponse(info, headers={"Cache-Control": "no-store"})
 
 
-async def _bounded_body(request: Request) -> bytes:
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise refusal("too_large")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise refusal("too_large")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _armored(body: bytes) -> str:
     """The ``message`` of ``{"message": "-----BEGIN PGP MESSAGE-----…"}``, nothing else."""
     try:
@@ -165,7 +152,7 @@ async def send_contact(request: Request) -> Response:
     key = operator_key(settings)
     if not settings.contact_configured or key is None:
         raise refusal("contact_off")
-    armored = _armored(await _bounded_body(request))
+    armored = _armored(await json_body(request, settings, MAX_BODY, refusal("too_large")))
     try:
         found = encrypted_message(armored)
     except OpenPGPError:

@@ -1,7 +1,9 @@
 """Moderation (Regulamin §4.6-7): vulgar words are refused, offenders collect points.
 
-A device is the technical cookie ``ivoca_did`` (a client without it counts as its
-address); it and the address are stored only as keyed hashes. Each violation is a
+A device is the technical cookie ``ivoca_did``, issued by this server and signed with
+its key: a random part and its HMAC. A client without it, or with one the server did
+not issue (forged or from an older key), counts as its address. The device and the
+address are stored only as keyed hashes. Each violation is a
 point: the first two are warnings, the third blocks the device for 24 hours, every
 later one (necessarily after the block ended) for a week. Three or more devices with
 violations from one address within 24 hours block the address for 24 hours. A blocked
@@ -10,6 +12,7 @@ device or address cannot create games, join them or write in chat.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -27,8 +30,11 @@ from .security import ip_hash
 
 DEVICE_COOKIE = "ivoca_did"
 DEVICE_COOKIE_SECONDS = 365 * 24 * 3600
-NEW_DEVICE_KEY = "tysiac.new_device"  # scope key: the id of a cookie set by this response
-DEVICE_ID = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+DEVICE_ID = re.compile(r"^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$")  # random part . its MAC
+APPEAL = (
+    " Jeśli uważasz, że to pomyłka (na przykład dzielisz adres IP z innymi), napisz do"
+    " operatora przez formularz kontaktowy: /kontakt."
+)
 
 WARNINGS = 2  # violations that only warn
 FIRST_BLOCK = timedelta(hours=24)
@@ -52,12 +58,21 @@ except ZoneInfoNotFoundError:  # pragma: no cover - a system without time zone d
     POLISH_TIME = None
 
 
-def new_device_id() -> str:
-    return secrets.token_urlsafe(24)
+def _device_mac(key: str, random_part: str) -> str:
+    digest = hmac.new(key.encode(), f"device-id:{random_part}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:16]).decode().rstrip("=")
 
 
-def valid_device_id(value: str | None) -> bool:
-    return value is not None and DEVICE_ID.match(value) is not None
+def new_device_id(key: str) -> str:
+    """A device id for the cookie: 128 random bits and their MAC under the server's key."""
+    random_part = secrets.token_urlsafe(16)
+    return f"{random_part}.{_device_mac(key, random_part)}"
+
+
+def valid_device_id(key: str, value: str | None) -> bool:
+    """True only for an id this server issued (under its current key)."""
+    match = DEVICE_ID.match(value) if value is not None else None
+    return match is not None and hmac.compare_digest(match[2], _device_mac(key, match[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +85,8 @@ class Author:
     @classmethod
     def of(cls, key: str, device_id: str | None, address: str) -> Author:
         ip = ip_hash(key, address)
-        if not valid_device_id(device_id):
+        if device_id is None or not valid_device_id(key, device_id):
             return cls(device=f"ip:{ip}"[:64], ip=ip)  # no cookie: the address is the device
-        assert device_id is not None
         digest = hmac.new(key.encode(), f"device:{device_id}".encode(), hashlib.sha256)
         return cls(device=digest.hexdigest(), ip=ip)
 
@@ -108,7 +122,7 @@ async def check_not_blocked(conn: AsyncConnection, author: Author, now: datetime
             raise Refused(
                 "blocked",
                 f"{who} za naruszenia regulaminu do {until_text(until)}. Do tego czasu nie "
-                "możesz zakładać gier, dołączać do nich ani pisać na czacie.",
+                f"możesz zakładać gier, dołączać do nich ani pisać na czacie.{APPEAL}",
             )
 
 
@@ -147,7 +161,7 @@ async def record_violation(
         await db.block(conn, "ip", author.ip, now + IP_BLOCK)
         message += (
             f" Z Twojego adresu IP naruszenia popełniło kilka urządzeń: adres jest zablokowany "
-            f"do {until_text(now + IP_BLOCK)}."
+            f"do {until_text(now + IP_BLOCK)}.{APPEAL}"
         )
     return Refused("vulgar", message)
 
@@ -167,5 +181,5 @@ def _consequence(count: int, now: datetime) -> str:
     length = "24 godziny" if block == FIRST_BLOCK else "tydzień"
     return (
         f"To urządzenie jest zablokowane na {length}, do {until_text(now + block)}: "
-        "do tego czasu nie możesz zakładać gier, dołączać do nich ani pisać na czacie."
+        f"do tego czasu nie możesz zakładać gier, dołączać do nich ani pisać na czacie.{APPEAL}"
     )

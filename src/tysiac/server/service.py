@@ -16,9 +16,8 @@ import asyncio
 import contextlib
 import logging
 import random
-import unicodedata
-from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -32,20 +31,18 @@ from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR, PRIVATE_MO
 from tysiac.store import db
 from tysiac.store.contact import forget_old_contact_sends
 
-from . import moderation, stats
+from . import moderation, names, stats
 from .config import Settings
 from .moderation import Author, Refused
 from .security import new_code, new_token, token_hash, token_matches
 from .table import ChatLine, Table, apply_event, deck_event, empty_table, public_event
 from .table import Settings as TableSettings
+from .throttle import Throttle
 
 log = logging.getLogger(__name__)
 
 KEEP_STATS = timedelta(days=400)
 NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
-NICK_MAX = 20
-NAME_MAX = 40
-CHAT_MAX = 200
 Event = tuple[str, dict[str, Any]]
 
 
@@ -76,6 +73,19 @@ async def missing(conn: AsyncConnection, code: str) -> ServiceError:
     return ServiceError("deleted", deleted_message(notice), 410)
 
 
+class BrokenGame(ServiceError):
+    """A game whose stored log the current rules no longer fold (a rules fix, a hand edit).
+
+    Players get a clear error; the sweeper cancels such a game instead of retrying it.
+    """
+
+    def __init__(self, code: str) -> None:
+        super().__init__(
+            "broken_game", "Tej gry nie da się wczytać (błąd zapisu). Gra została anulowana.", 410
+        )
+        self.game_code = code
+
+
 class Skipped(Exception):
     """A sweeper found the game's row held by another process, or gone: it moves on."""
 
@@ -93,16 +103,13 @@ class Seated:
     token: str
 
 
-def clean_text(text: str, limit: int, what: str) -> str:
-    """Trim, fold white space and refuse control characters; ``what`` names the field."""
-    text = " ".join(unicodedata.normalize("NFC", text).split())
-    if not text:
-        raise ServiceError("empty_text", f"{what} nie może być pusty.")
-    if len(text) > limit:
-        raise ServiceError("too_long", f"{what} może mieć najwyżej {limit} znaków.")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in text):
-        raise ServiceError("bad_characters", f"{what} zawiera niedozwolone znaki.")
-    return text
+@contextlib.contextmanager
+def text_refusals() -> Iterator[None]:
+    """A text that ``names`` refuses -> its ServiceError (400)."""
+    try:
+        yield
+    except names.TextRefused as refused:
+        raise ServiceError(refused.code, refused.message) from None
 
 
 class GameService:
@@ -121,6 +128,9 @@ class GameService:
         # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._told: set[str] = set()  # deleted games whose connections here were told
+        self.throttle = Throttle(settings)
+        self._stats_day = ""
+        self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
@@ -141,8 +151,11 @@ class GameService:
         if table is None or table.version > row.version:
             table = empty_table(row.code, settings_of(row))
         if table.version < row.version:  # another process, or a cold cache
-            for event in await db.events_of(conn, row.id, after=table.version):
-                table = apply_event(table, event.kind, event.data, event.at)
+            try:
+                for event in await db.events_of(conn, row.id, after=table.version):
+                    table = apply_event(table, event.kind, event.data, event.at)
+            except Exception as error:
+                raise BrokenGame(row.code) from error
         table = replace(table, deadline=row.deadline)
         self._tables[row.code] = table
         return table
@@ -238,7 +251,11 @@ class GameService:
                         pending.append(deck_event(self._shuffled()))  # the first hand, at once
                 table = replace(table, deadline=self._deadline(before, table, stored, now))
                 await db.append_events(conn, row.id, before.version + 1, stored, now)
-                if table.status != before.status and table.status in ("playing", "finished"):
+                if (
+                    table.status != before.status
+                    and table.status in ("playing", "finished")
+                    and self._counted(row.creator_ip, now.date().isoformat())
+                ):
                     await db.count_day(
                         conn,
                         now.date().isoformat(),
@@ -257,6 +274,18 @@ class GameService:
             self._tables[code] = table
         await self.bus.publish(code, {"v": table.version, "events": published})
         return table
+
+    def _counted(self, creator_ip: str, day: str) -> bool:
+        """Whether a game's start or end goes into the day's statistics.
+
+        As the description's statistics gateway does: at most ``stats_events_per_ip_per_day``
+        events a day from the games of one address, so one address churning through games
+        cannot inflate the counts. The address's hash is kept in memory for the day only.
+        """
+        if self._stats_day != day:
+            self._stats_day, self._stats_events = day, Counter()
+        self._stats_events[creator_ip] += 1
+        return self._stats_events[creator_ip] <= self.settings.stats_events_per_ip_per_day
 
     def _shuffled(self) -> list[int]:
         """R9: a deck from the secure generator (a fixed one only in tests)."""
@@ -298,8 +327,9 @@ class GameService:
         move_seconds: int,
         author: Author,
     ) -> Seated:
-        nick = clean_text(nick, NICK_MAX, "Nick")
-        name = clean_text(name, NAME_MAX, "Nazwa gry") if name and name.strip() else None
+        with text_refusals():
+            nick = names.clean_nick(nick)
+            name = names.clean_name(name)
         await self._screen(author, [("nick", nick), ("name", name)], nick, None)
         if players not in (2, 3, 4):
             raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
@@ -367,21 +397,45 @@ class GameService:
         return code, game_id
 
     async def _check_limits(self, conn: AsyncConnection, creator_ip: str) -> None:
-        """Regulamin §4.3: at most N active games from one address, M in the service."""
-        if await db.count_active(conn) >= self.settings.max_active_games:
+        """Regulamin §4.3: at most N active games from one address, M in the service.
+
+        And so that a few addresses cannot fill the lobby or churn through games: at most
+        a few games from one address waiting for players, and a bounded number an hour.
+        """
+        settings = self.settings
+        if await db.count_active(conn) >= settings.max_active_games:
             raise ServiceError(
                 "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
             )
-        if await db.count_active(conn, creator_ip) >= self.settings.max_games_per_ip:
+        if await db.count_active(conn, creator_ip) >= settings.max_games_per_ip:
             raise ServiceError(
                 "ip_limit",
-                f"Z Twojego adresu jest już {self.settings.max_games_per_ip} aktywnych gier. "
+                f"Z Twojego adresu jest już {settings.max_games_per_ip} aktywnych gier. "
                 "Spróbuj później.",
+                429,
+            )
+        if await db.count_waiting(conn, creator_ip) >= settings.max_waiting_games_per_ip:
+            raise ServiceError(
+                "waiting_limit",
+                "Z Twojego adresu czeka już na graczy tyle gier, ile wynosi limit "
+                f"({settings.max_waiting_games_per_ip}). Zaproś kogoś do jednej z nich albo "
+                "poczekaj, aż się zapełnią lub wygasną (po godzinie).",
+                429,
+            )
+        hour_ago = self.now() - timedelta(hours=1)
+        if await db.count_created_since(conn, creator_ip, hour_ago) >= (
+            settings.max_games_per_ip_per_hour
+        ):
+            raise ServiceError(
+                "creation_rate",
+                "Z Twojego adresu założono w ciągu godziny tyle gier, ile wynosi limit "
+                f"({settings.max_games_per_ip_per_hour}). Spróbuj ponownie za jakiś czas.",
                 429,
             )
 
     async def join(self, code: str, nick: str, author: Author) -> Seated:
-        nick = clean_text(nick, NICK_MAX, "Nick")
+        with text_refusals():
+            nick = names.clean_nick(nick)
         await self.table(code)  # an unknown code is no violation
         await self._screen(author, [("nick", nick)], nick, code)
         token = new_token()
@@ -389,7 +443,7 @@ class GameService:
 
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
             _check_joinable(table)
-            if any(n is not None and n.casefold() == nick.casefold() for n in table.nicks):
+            if any(n is not None and names.same_nick(n, nick) for n in table.nicks):
                 raise ServiceError(
                     "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
                 )
@@ -438,6 +492,12 @@ class GameService:
         return await self._change(code, decide)
 
     async def chat(self, code: str, seat: int | None, text: str, author: Author) -> Table:
+        if seat is not None and not self.throttle.chat(author.ip, code, seat):
+            raise ServiceError(
+                "chat_rate",
+                "Za dużo wiadomości na czacie naraz. Odczekaj chwilę i napisz ponownie.",
+                429,
+            )
         refused: list[Refused] = []
 
         async def decide(conn: AsyncConnection, row: db.GameRow, table: Table) -> list[Event]:
@@ -445,7 +505,8 @@ class GameService:
             if reason is not None:
                 raise ServiceError("chat_closed", reason, 403)
             assert seat is not None
-            line = clean_text(text, CHAT_MAX, "Wiadomość")
+            with text_refusals():
+                line = names.clean_chat(text)
             now = self.now()
             try:
                 await moderation.check_not_blocked(conn, author, now)
@@ -576,22 +637,32 @@ class GameService:
             expired = await db.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
         for change, codes in ((self.due, due), (self.expire, expired)):
             for code in codes:
-                with contextlib.suppress(Skipped, ServiceError):  # ServiceError: gone meanwhile
-                    await change(code)
-        async with self.writing() as conn:
-            await db.delete_ended(conn, now - KEEP_FOR, now)
-            await db.forget_notices(conn, now - KEEP_FOR)
-            await db.forget_moderation(
+                await self._sweep_one(change, code)
+        # Each step alone: one that fails is logged and tried again next pass, the others run.
+        for step in (
+            lambda conn: db.delete_ended(conn, now - KEEP_FOR, now),
+            lambda conn: db.forget_notices(conn, now - KEEP_FOR),
+            lambda conn: db.forget_moderation(
                 conn,
                 now,
                 texts_before=now - moderation.KEEP_TEXTS,
                 offenders_before=now - moderation.KEEP_OFFENDERS,
                 violations_before=now - moderation.IP_WINDOW,
-            )
-            await db.forget_days(conn, (now - KEEP_STATS).date().isoformat())
-            await forget_old_contact_sends(conn, now)
+            ),
+            lambda conn: db.forget_days(conn, (now - KEEP_STATS).date().isoformat()),
+            lambda conn: forget_old_contact_sends(conn, now),
+        ):
+            try:
+                async with self.writing() as conn:
+                    await step(conn)
+            except Exception:
+                log.exception("a retention step failed; it is tried again on the next sweep")
+        async with self.engine.connect() as conn:
             notices = await db.notices_since(conn, now - NOTICE_WINDOW)
-            summary = await stats.due_summary(conn, now) if self.settings.stats_email else None
+        summary = None
+        if self.settings.stats_email:
+            async with self.writing() as conn:
+                summary = await stats.due_summary(conn, now)
         if summary is not None:
             try:
                 await stats.mail_summary(self.settings, summary)
@@ -604,6 +675,29 @@ class GameService:
                 self._locks.pop(notice.code, None)
                 message = {"deleted": True, "message": deleted_message(notice)}
                 self.bus.deliver(notice.code, message)  # every process tells its own
+
+    async def _sweep_one(self, change: Callable[[str], Awaitable[None]], code: str) -> None:
+        """One game's timeout or expiry; whatever goes wrong stays with that game."""
+        try:
+            await change(code)
+        except BrokenGame as broken:
+            await self._cancel_broken(broken)
+        except (Skipped, ServiceError):  # held by another process, or gone meanwhile
+            pass
+        except Exception:
+            log.exception("sweeping game %s failed; it is tried again on the next sweep", code)
+
+    async def _cancel_broken(self, error: BrokenGame) -> None:
+        """Cancel a game whose log no longer folds: it is no longer due, and is deleted later."""
+        log.error(
+            "game %s: its stored log no longer folds; it is cancelled",
+            error.game_code,
+            exc_info=error.__cause__,
+        )
+        self._tables.pop(error.game_code, None)
+        async with self.writing() as conn:
+            await db.cancel_broken(conn, error.game_code, self.now())
+        await self.bus.publish(error.game_code, {"v": -1, "events": []})
 
     # --- presence -----------------------------------------------------------------
 

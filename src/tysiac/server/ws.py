@@ -15,47 +15,23 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import requests
 from .moderation import DEVICE_COOKIE, Author
 from .protocol import Chat, Hello, Move, Ping, Rematch, Report, error_body, parse_message
 from .security import normalise_code
 from .service import UNKNOWN_GAME, GameService, ServiceError
+from .throttle import Buckets
 
 log = logging.getLogger(__name__)
 
-HELLO_SECONDS = 10.0
 BUCKET_SIZE = 30  # messages in a burst
 BUCKET_RATE = 10.0  # messages a second, sustained
 FLOOD_LIMIT = 50  # messages refused in a row for the rate before the connection is closed
 
 
-class RateLimit:
-    """A token bucket per connection."""
-
-    def __init__(self) -> None:
-        self.tokens = float(BUCKET_SIZE)
-        self.last = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BUCKET_SIZE, self.tokens + (now - self.last) * BUCKET_RATE)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            self.refused = 0
-            return True
-        self.refused += 1
-        return False
-
-
 def origin_allowed(ws: WebSocket, service: GameService) -> bool:
-    """Browsers send Origin; a page from another site may not drive a player's seat."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True  # not a browser: bots and tools
-    host = ws.headers.get("host", "")
-    allowed = {f"http://{host}", f"https://{host}", service.settings.public_url}
-    return origin in allowed or origin in service.settings.allowed_origins
+    """A page from another site may not drive a player's seat (see ``requests``)."""
+    return requests.origin_allowed(ws.headers, service.settings)
 
 
 class Connection:
@@ -85,17 +61,23 @@ class Connection:
         await self.send({"type": "error", **error_body(error)})
 
     async def read(self) -> None:
-        limit = RateLimit()
+        own = Buckets(BUCKET_SIZE, BUCKET_RATE, time.monotonic)  # this socket's own rate
+        refused = 0  # in a row
         while True:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            if not limit.allow():
-                if limit.refused > FLOOD_LIMIT:
+            # This socket's bucket, then its address's and seat's over all their sockets.
+            if not own.allow(None) or not self.service.throttle.message(
+                self.author.ip, self.code, self.seat
+            ):
+                refused += 1
+                if refused > FLOOD_LIMIT:
                     await self.ws.close(code=1008)
                     return
                 await self.error(ServiceError("rate_limited", "Za dużo wiadomości naraz. Zwolnij."))
                 continue
+            refused = 0
             text = message.get("text")
             try:
                 if text is None:
@@ -164,19 +146,42 @@ async def game_socket(ws: WebSocket) -> None:
     try:
         if code is None:
             raise ServiceError(*UNKNOWN_GAME)
-        hello = parse_message(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
+        hello_seconds = service.settings.request_timeout_seconds
+        hello = parse_message(await asyncio.wait_for(ws.receive_text(), hello_seconds))
         if not isinstance(hello, Hello):
             raise ServiceError("hello_first", "Najpierw wyślij powitanie (hello).")
         seat = await service.seat_of(code, hello.token)
         await service.table(code)
+        if not service.throttle.open_socket(code, seat):
+            raise ServiceError(
+                "too_many_sockets",
+                f"Ten gracz ma już {service.settings.max_sockets_per_seat} otwartych połączeń z tą "
+                "grą. Zamknij inne karty lub okna z tą grą i odśwież stronę.",
+                429,
+            )
     except ServiceError as error:
-        await ws.send_json({"type": "error", **error_body(error)})
-        await ws.close(code=4000 + min(error.status, 999))
+        # The client may be gone by now: then there is nobody to tell (WebSocketDisconnect).
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await ws.send_json({"type": "error", **error_body(error)})
+            await ws.close(code=4000 + min(error.status, 999))
         return
-    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
-        with contextlib.suppress(RuntimeError):
+    except WebSocketDisconnect:
+        # The client closed, or uvicorn closed the connection for it (1009: a frame over
+        # ws_max_size; 1002, 1007: broken frames): the connection is gone, nothing to close.
+        # Closing it anyway raised WebSocketDisconnect again, out of the handler.
+        return
+    except (TimeoutError, KeyError, RuntimeError):  # no hello in time, a binary first frame
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             await ws.close(code=1008)
         return
+    try:
+        await _serve(ws, service, code, seat)
+    finally:
+        service.throttle.close_socket(code, seat)
+
+
+async def _serve(ws: WebSocket, service: GameService, code: str, seat: int | None) -> None:
+    """A greeted connection: read its commands and write the game's changes until it ends."""
     address = ws.client.host if ws.client else "unknown"
     author = service.author(ws.cookies.get(DEVICE_COOKIE), address)
     connection = Connection(ws, service, code, seat, author)

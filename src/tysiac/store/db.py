@@ -13,7 +13,6 @@ processes could race on are upserts.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -100,16 +99,13 @@ def _upsert(conn: AsyncConnection, table: Table) -> postgresql.Insert | sqlite.I
     return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
 
 
-async def secret(conn: AsyncConnection, name: str) -> str:
-    """A server secret, made on first use and kept in the database."""
-    await conn.execute(
-        _upsert(conn, server_secrets)
-        .values(name=name, value=secrets.token_hex(32))
-        .on_conflict_do_nothing()  # another process made it first: use that one
-    )
-    return str(
-        await conn.scalar(select(server_secrets.c.value).where(server_secrets.c.name == name))
-    )
+async def take_server_value(conn: AsyncConnection, name: str) -> str | None:
+    """Read a server value and delete it (in the caller's transaction)."""
+    where = server_secrets.c.name == name
+    value = await conn.scalar(select(server_secrets.c.value).where(where))
+    if value is not None:
+        await conn.execute(delete(server_secrets).where(where))
+    return None if value is None else str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +232,20 @@ async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> 
     return int(await conn.scalar(query) or 0)
 
 
+async def count_waiting(conn: AsyncConnection, creator_ip: str) -> int:
+    """Games from this address still waiting for players."""
+    query = select(func.count()).select_from(games)
+    query = query.where(games.c.creator_ip == creator_ip, games.c.status == "waiting")
+    return int(await conn.scalar(query) or 0)
+
+
+async def count_created_since(conn: AsyncConnection, creator_ip: str, since: datetime) -> int:
+    """Games (rematches too) this address created since ``since``, however they ended."""
+    query = select(func.count()).select_from(games)
+    query = query.where(games.c.creator_ip == creator_ip, games.c.created_at > since)
+    return int(await conn.scalar(query) or 0)
+
+
 async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[GameRow, list[str]]]:
     """Public games waiting or being played, newest first, with their players' nicks."""
     rows = await conn.execute(
@@ -348,6 +358,15 @@ async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: dat
             insert(deleted_games), [{"code": c, "reason": "expired", "at": now} for c in codes]
         )
     return codes
+
+
+async def cancel_broken(conn: AsyncConnection, code: str, now: datetime) -> None:
+    """Cancel a game without an event (its log no longer folds): not due, deleted later."""
+    await conn.execute(
+        update(games)
+        .where(games.c.code == code)
+        .values(status="cancelled", deadline=None, updated_at=now)
+    )
 
 
 # --- moderation ---------------------------------------------------------------------

@@ -8,10 +8,12 @@ Start here::
 
 How a text is checked:
 
-1. ``fold.split_words`` folds it into a small alphabet (case, diacritics, look-alike
-   letters, leetspeak, ``ch``/``h`` and ``rz``/``ż`` spellings, repeated letters) and cuts it
-   into words; words split up by dots or spaces (``k.u.r.w.a``, ``k u r w a``) are glued
-   back as extra candidates.
+1. ``fold.split_words`` folds it into a small alphabet (case, diacritics, invisible
+   characters, look-alike letters by ICU's confusable skeleton as in ``skeleton.py``,
+   leetspeak, ``ch``/``h`` and ``rz``/``ż`` spellings, repeated letters) and cuts it into
+   words; words split up by dots or spaces (``k.u.r.w.a``, ``k u r w a``) are glued back
+   as extra candidates, and so are the other readings of words that mix Latin letters with
+   Cyrillic or Greek ones read by sound (``kуrwa``: у looks like y, reads as u).
 2. Each candidate word is blocked when it is
    * Polish prefixes (``data/prefixes.txt``, any number of them: ``w``, ``po``, ``wy``,
      ``s``...), then a stem (``data/stems.txt``, ``data/en.txt``), then any ending - or

@@ -6,10 +6,13 @@ folded: ``(["ty", "k", "u", "r", "w", "o"], ["kurwo"])``.
 Folding one word (``fold_word``) does, in order:
 
 1. NFC and ``casefold`` (``KURWA`` -> ``kurwa``);
-2. per character, cached: ``ó`` -> ``u`` (they sound alike), ``ł`` -> ``l``, Cyrillic and
-   Greek look-alikes -> Latin (``кurwа``), NFKD with the marks dropped (``ą`` -> ``a``,
-   fullwidth ``ｋ`` -> ``k``), invisible format characters (zero-width space, soft
-   hyphen) removed;
+2. per character, cached: ``ó`` -> ``u`` (they sound alike), ``ł`` -> ``l``, NFKD with the
+   marks dropped (``ą`` -> ``a``, fullwidth ``ｋ`` -> ``k``), invisible characters (format
+   and default-ignorable ones: zero-width space, soft hyphen, Hangul filler, variation
+   selectors) removed; any other letter -> the Latin letter its confusable skeleton is
+   (``skeleton.py``, the same ICU data the nick check uses: ``кurwа``, ``ø``), and a Cyrillic
+   or Greek one also -> the letter it reads as (``у`` -> ``y`` by look, ``u`` by sound), each
+   word then read both ways (``readings``: ``kуrwa``, ``курва``);
 3. leetspeak: ``0 3 4 @ 5 $ 7 8`` -> ``o e a a s s t b``; ``1 ! |`` stay as ``1``, a letter
    the patterns read as either ``i`` or ``l``;
 4. spellings that sound alike: ``ch`` -> ``h``, ``rz`` -> ``z``, ``q`` -> ``ku``, ``x`` -> ``ks``
@@ -19,23 +22,16 @@ Folding one word (``fold_word``) does, in order:
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
-# Letters that look like Latin ones (after casefold), and a few Latin letters
-# that NFKD leaves alone.
-LOOKALIKES = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "п": "n",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ь": "b", "і": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "г": "r",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u",
-    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "c",
-    # Latin letters without a decomposition
-    "ó": "u", "ł": "l", "ı": "i", "ɑ": "a", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t",
-    "ƶ": "z", "ß": "ss", "æ": "ae", "œ": "oe",
-}  # fmt: skip
+from .skeleton import is_default_ignorable, latin_look, latin_sound
+
+# Polish letters read by sound, or with no decomposition; the other Polish letters lose
+# their marks in NFKD (ą -> a). Neither they nor ASCII letters and digits go through the
+# skeleton: it maps I -> l, m -> rn, 0 -> O, ł -> l̸, and leetspeak is step 3's business.
+POLISH = {"ó": "u", "ł": "l"}
 LEET = str.maketrans("034@5$78!|", "oeaasstb11")
 SOUND_ALIKES = (("ch", "h"), ("rz", "z"), ("q", "ku"), ("x", "ks"))
 WORD = re.compile(r"(?:[^\W_]|[@$!|])+")
@@ -43,6 +39,15 @@ REPEATS = re.compile(r"([^1])\1+")  # "11" may stand for "il", "li" or "ll"
 # One or two letters masked inside a word: k*rwa, ch*j, sp##rdalaj (not *emphasis*).
 MASK = re.compile(r"(?<=[^\W_])[*#]{1,2}(?=[^\W_])")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MIXED = 3  # a word with more letters of two readings is read all by look, then all by sound
+
+# Letters outside the Polish alphabet and their readings in Latin letters, by look then by
+# sound (у: y and u; к: k; д: d), and by look alone (у: y; к: k; д has none), filled by
+# _CharTable. Step 2 leaves these letters in the text, so that ``readings`` still sees
+# which words mix them with Latin letters.
+READINGS: dict[str, tuple[str, ...]] = {}
+LOOKS: dict[int, str] = {}  # a str.translate table
+ASCII = re.compile(r"[\x00-\x7f]")
 
 
 class _CharTable(dict[int, str | None]):
@@ -50,15 +55,20 @@ class _CharTable(dict[int, str | None]):
 
     def __missing__(self, code: int) -> str | None:
         char = chr(code)
-        if char in LOOKALIKES:
-            result: str | None = LOOKALIKES[char]
-        elif unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        result: str | None
+        if char in POLISH:
+            result = POLISH[char]
+        elif unicodedata.category(char) in ("Mn", "Me", "Cf") or is_default_ignorable(char):
             result = None
         else:
             decomposed = unicodedata.normalize("NFKD", char)
-            result = "".join(
-                LOOKALIKES.get(c, c) for c in decomposed if not unicodedata.combining(c)
-            )
+            result = "".join(c for c in decomposed if not unicodedata.combining(c))
+            if not result.isascii() and unicodedata.category(char)[0] == "L":
+                look, sound = latin_look(char), latin_sound(char)
+                if look or sound:
+                    READINGS[char] = tuple(dict.fromkeys(r for r in (look, sound) if r))
+                    LOOKS[code] = look or char
+                    result = char
         if code < 0x10000:  # cache the first plane only: the table stays small
             self[code] = result
         return result
@@ -72,8 +82,49 @@ def fold_letters(text: str) -> str:
     return unicodedata.normalize("NFC", text.casefold()).translate(_TABLE)
 
 
+def readings(token: str) -> list[str]:
+    """A token of ``fold_letters`` output in Latin letters: the first reading, then others.
+
+    A letter outside the Polish alphabet reads as the Latin letters its confusable skeleton
+    is (ICU, ``skeleton.latin_look``): ``к`` -> k, ``р`` -> p, ``ѕ`` -> s, ``ø`` -> o. A
+    Cyrillic or Greek letter also reads as it sounds (``skeleton.latin_sound``), for some
+    another letter: ``у`` is y by look and u by sound, ``р`` p and r, ``н`` h and n, ``с`` c
+    and s; ``д``, ``п``, ``ω`` look like no Latin letter and only sound like d, p, o. People
+    mix Latin letters with both kinds: ``kурwa`` borrows р for its look, ``kуrwa`` у for its
+    sound. So a token that mixes them with Latin letters or digits is read in every mix of
+    its letters' readings, look first (``kуrwa`` -> ``kyrwa``, ``kurwa``); one with more than
+    ``MIXED`` letters of two readings all by look, then all by sound. No table: both readings
+    are CLDR's data, through ICU.
+
+    A word all in Cyrillic or Greek is read by look alone, its letters that look like no
+    Latin letter left as they are, as before ICU. Read by sound, Ukrainian and Russian words
+    would hit Polish stems by the thousand (дупель, a snipe; сипати, to pour; сразу, at
+    once): Debian's Ukrainian dictionary (wukrainian) has 1.5 million forms to try.
+    """
+    if token.isascii():
+        return [token]
+    if not ASCII.search(token):
+        return [token.translate(LOOKS)]
+    options = [READINGS.get(char, (char,)) for char in token]
+    if sum(len(option) > 1 for option in options) <= MIXED:
+        return ["".join(mix) for mix in itertools.product(*options)]
+    return ["".join(option[0] for option in options), "".join(option[-1] for option in options)]
+
+
 def finish(token: str) -> str:
-    """Steps 3 to 5 on one token of ``fold_letters`` output."""
+    """Steps 3 to 5 on one token of ``fold_letters`` output, read by look."""
+    return _finish(token if token.isascii() else readings(token)[0])
+
+
+def finish_all(token: str) -> list[str]:
+    """Steps 3 to 5 on each reading of one token of ``fold_letters`` output, look first."""
+    read = readings(token)
+    if len(read) == 1:
+        return [_finish(read[0])]
+    return list(dict.fromkeys(_finish(reading) for reading in read))
+
+
+def _finish(token: str) -> str:
     if not token.isalpha():
         token = token.translate(LEET)
     token = _single(token)
@@ -106,18 +157,28 @@ def _tokens(chunk: str) -> list[str]:
 
 
 def split_words(text: str) -> tuple[list[str], list[str]]:
-    """The folded words of ``text``, and the words that disguises had split up.
+    """The folded words of ``text``, and more candidates: words that disguises had split up,
+    and the other readings of words with letters of two readings.
 
     The second list holds each chunk between spaces glued back together
-    (``k.u.r.w.a``, ``ku-rwa``) and each run of one-letter words (``k u r w a``).
-    Numbers are no words, but their digits count in glued words (``j 3 b 4 c``).
+    (``k.u.r.w.a``, ``ku-rwa``) and each run of one-letter words (``k u r w a``), in every
+    reading, then the other readings of the words (``kуrwa``: ``kurwa``; the first list has
+    ``kyrwa``). Numbers are no words, but their digits count in glued words (``j 3 b 4 c``).
     """
     words: list[str] = []
+    others: list[str] = []
     glued: list[list[str]] = []
     run: list[str] = []
     for chunk in fold_letters(text).split():
         tokens = _tokens(chunk)
-        folded = [finish(token) for token in tokens]
+        if chunk.isascii():
+            folded = [_finish(token) for token in tokens]
+        else:  # letters outside the Polish alphabet are still there: read them
+            folded = []
+            for token in tokens:
+                read = finish_all(token)
+                folded.append(read[0])
+                others += read[1:]
         words += [word for token, word in zip(tokens, folded, strict=True) if not token.isdigit()]
         if len(tokens) > 1:
             glued.append(tokens)
@@ -128,7 +189,8 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
             run = []
     glued.append(run)
     joined = ("".join(tokens) for tokens in glued if len(tokens) > 1)
-    return words, [finish(word) for word in joined if not word.isdigit()]
+    glued_words = [read for word in joined if not word.isdigit() for read in finish_all(word)]
+    return words, glued_words + others
 
 
 def unmasked(text: str) -> list[str]:

@@ -38,7 +38,15 @@ const nickOf = (seat) => S.nickOf(state, seat);
 const say = logLine;
 
 // Refusals of a chat line, shown beside the chat rather than at the top.
-const CHAT_REFUSALS = ["vulgar", "chat_closed", "too_long", "empty_text", "bad_characters"];
+const CHAT_REFUSALS = [
+  "vulgar",
+  "chat_closed",
+  "chat_rate",
+  "too_long",
+  "empty_text",
+  "bad_characters",
+  "too_many_marks",
+];
 
 // --- the socket ---
 
