@@ -47,9 +47,17 @@ from tysiac.server.config import Settings
 HONEST, BODY, FLOOD, CHAT = "127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"
 LOBBY = ["127.0.0.5", "127.0.0.6", "127.0.0.7", "127.0.0.8"]
 # running_server raises the game limits for load tests; here the service's defaults apply.
+# The service's own limits (running_server lifts those per address for the load benches).
 LIMITS = {
-    "TYSIAC_MAX_GAMES_PER_IP": str(Settings.max_games_per_ip),
-    "TYSIAC_MAX_ACTIVE_GAMES": str(Settings.max_active_games),
+    f"TYSIAC_{name.upper()}": str(getattr(Settings, name))
+    for name in (
+        "max_games_per_ip",
+        "max_active_games",
+        "max_waiting_games_per_ip",
+        "max_games_per_ip_per_hour",
+        "max_connections_per_ip",
+        "messages_per_second_per_ip",
+    )
 }
 GAMES, PACE, TIMEOUT = 3, 0.2, 5.0  # honest games, seconds between moves in each, patience
 BODY_STREAMS, BODY_BYTES, CHUNK = 4, 200 * 2**20, 64 * 2**10

@@ -24,8 +24,13 @@ def running_server(**env: str) -> Iterator[str]:
     with tempfile.TemporaryDirectory() as folder:
         settings = {
             "TYSIAC_DATABASE_URL": f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}",
+            # Every bot plays from 127.0.0.1: the limits per address are lifted.
             "TYSIAC_MAX_GAMES_PER_IP": "100000",
             "TYSIAC_MAX_ACTIVE_GAMES": "100000",
+            "TYSIAC_MAX_WAITING_GAMES_PER_IP": "100000",
+            "TYSIAC_MAX_GAMES_PER_IP_PER_HOUR": "1000000",
+            "TYSIAC_MAX_CONNECTIONS_PER_IP": "1000000",
+            "TYSIAC_MESSAGES_PER_SECOND_PER_IP": "1000000",
             "TYSIAC_HAND_PAUSE_SECONDS": "0",
             **env,
         }

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -42,7 +42,10 @@ from .throttle import Throttle
 log = logging.getLogger(__name__)
 
 KEEP_STATS = timedelta(days=400)
-NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
+NOTICE_WINDOW = timedelta(minutes=10)
+RETENTION_EVERY = timedelta(
+    minutes=1
+)  # how often the sweeper forgets old data  # deletions each process's sweeper looks back on
 Event = tuple[str, dict[str, Any]]
 
 
@@ -128,6 +131,7 @@ class GameService:
         # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
         self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._told: set[str] = set()  # deleted games whose connections here were told
+        self._next_retention = datetime.min.replace(tzinfo=UTC)
         self.throttle = Throttle(settings)
         self._stats_day = ""
         self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
@@ -638,25 +642,9 @@ class GameService:
         for change, codes in ((self.due, due), (self.expire, expired)):
             for code in codes:
                 await self._sweep_one(change, code)
-        # Each step alone: one that fails is logged and tried again next pass, the others run.
-        for step in (
-            lambda conn: db.delete_ended(conn, now - KEEP_FOR, now),
-            lambda conn: db.forget_notices(conn, now - KEEP_FOR),
-            lambda conn: db.forget_moderation(
-                conn,
-                now,
-                texts_before=now - moderation.KEEP_TEXTS,
-                offenders_before=now - moderation.KEEP_OFFENDERS,
-                violations_before=now - moderation.IP_WINDOW,
-            ),
-            lambda conn: db.forget_days(conn, (now - KEEP_STATS).date().isoformat()),
-            lambda conn: forget_old_contact_sends(conn, now),
-        ):
-            try:
-                async with self.writing() as conn:
-                    await step(conn)
-            except Exception:
-                log.exception("a retention step failed; it is tried again on the next sweep")
+        if now >= self._next_retention:
+            self._next_retention = now + RETENTION_EVERY
+            await self._retention(now)
         async with self.engine.connect() as conn:
             notices = await db.notices_since(conn, now - NOTICE_WINDOW)
         summary = None
@@ -675,6 +663,28 @@ class GameService:
                 self._locks.pop(notice.code, None)
                 message = {"deleted": True, "message": deleted_message(notice)}
                 self.bus.deliver(notice.code, message)  # every process tells its own
+
+    async def _retention(self, now: datetime) -> None:
+        """Forget what is past its keeping time. Each step alone: one that fails is logged
+        and tried again next time, the others run."""
+        for step in (
+            lambda conn: db.delete_ended(conn, now - KEEP_FOR, now),
+            lambda conn: db.forget_notices(conn, now - KEEP_FOR),
+            lambda conn: db.forget_moderation(
+                conn,
+                now,
+                texts_before=now - moderation.KEEP_TEXTS,
+                offenders_before=now - moderation.KEEP_OFFENDERS,
+                violations_before=now - moderation.IP_WINDOW,
+            ),
+            lambda conn: db.forget_days(conn, (now - KEEP_STATS).date().isoformat()),
+            lambda conn: forget_old_contact_sends(conn, now),
+        ):
+            try:
+                async with self.writing() as conn:
+                    await step(conn)
+            except Exception:
+                log.exception("a retention step failed; it is tried again next time")
 
     async def _sweep_one(self, change: Callable[[str], Awaitable[None]], code: str) -> None:
         """One game's timeout or expiry; whatever goes wrong stays with that game."""
