@@ -13,6 +13,10 @@ OPENPGP  := node_modules/openpgp
 CHROMIUM := /usr/bin/chromium
 GPG      := /usr/bin/gpg
 ICU      := /usr/include/unicode/uspoof.h
+# Where `make run` listens: `make run PORT=8080`, `make run HOST=0.0.0.0`. Set on the
+# command line only (not read from the environment, where tcsh keeps HOST = the host name).
+HOST     = 127.0.0.1
+PORT     = 8000
 
 .PHONY: install assets run test lint bench clean
 
@@ -66,7 +70,7 @@ $(STAMP): pyproject.toml | $(ICU)
 	touch $(STAMP)
 
 run: install assets
-	$(BIN)/python -m tysiac.server
+	$(BIN)/python -m tysiac.server --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff check src tests bench

@@ -40,7 +40,8 @@ def choose(view: Message, rng: random.Random) -> Message:
         to, cards = legal["give"]["to"], rng.sample(legal["give"]["cards"], 2)
         return {"type": "give", "cards": {str(to[0]): cards[0], str(to[1]): cards[1]}}
     if "discard" in legal:
-        return {"type": "discard", "cards": rng.sample(legal["discard"], 2)}
+        discard = legal["discard"]
+        return {"type": "discard", "cards": rng.sample(discard["cards"], discard["count"])}
     if "declare" in legal:
         return {"type": "declare", "value": legal["declare"][0]}
     return {"type": "play", "card": rng.choice(legal["play"])}

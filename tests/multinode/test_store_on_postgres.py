@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection
 
-from tysiac.store import db
+from tysiac.store import backend, gamedb
 from tysiac.store.schema import metadata
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -17,8 +17,8 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 def test_two_processes_migrate_at_once_to_exactly_the_declared_schema(database: str) -> None:
     async def differences() -> list[object]:
-        engines = [db.create_engine(database) for _ in range(2)]
-        await asyncio.gather(*(db.migrate(engine) for engine in engines))
+        engines = [backend.create_engine(database) for _ in range(2)]
+        await asyncio.gather(*(backend.migrate(engine) for engine in engines))
 
         def compare(conn: Connection) -> list[object]:
             return list(compare_metadata(MigrationContext.configure(conn), metadata))
@@ -34,10 +34,10 @@ def test_two_processes_migrate_at_once_to_exactly_the_declared_schema(database: 
 
 def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: str) -> None:
     async def scenario() -> None:
-        engine = db.create_engine(database)
-        await db.migrate(engine)
+        engine = backend.create_engine(database)
+        await backend.migrate(engine)
         async with engine.begin() as conn:
-            game_id = await db.insert_game(
+            game_id = await gamedb.insert_game(
                 conn,
                 code="K7F9DB",
                 status="finished",
@@ -52,17 +52,19 @@ def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: 
                 updated_at=NOW - timedelta(days=8),
                 creator_ip="x",
             )
-            await db.append_events(conn, game_id, 1, [("joined", {"seat": 0, "nick": "Ala"})], NOW)
+            await gamedb.append_events(
+                conn, game_id, 1, [("joined", {"seat": 0, "nick": "Ala"})], NOW
+            )
         before = NOW - timedelta(days=7)
         async with engine.begin() as first:
-            assert await db.delete_ended(first, before, NOW) == ["K7F9DB"]
+            assert await gamedb.delete_ended(first, before, NOW) == ["K7F9DB"]
             async with engine.begin() as second:  # meanwhile, in another process
-                assert await db.delete_ended(second, before, NOW) == []
+                assert await gamedb.delete_ended(second, before, NOW) == []
         async with engine.connect() as conn:
-            notice = await db.deletion_notice(conn, "K7F9DB")
+            notice = await gamedb.deletion_notice(conn, "K7F9DB")
             assert notice is not None and notice.reason == "expired"
-            assert await db.game_by_code(conn, "K7F9DB") is None
-            assert await db.code_exists(conn, "K7F9DB")  # the notice keeps it from a new game
+            assert await gamedb.game_by_code(conn, "K7F9DB") is None
+            assert await gamedb.code_exists(conn, "K7F9DB")  # the notice keeps it from a new game
         await engine.dispose()
 
     asyncio.run(scenario())

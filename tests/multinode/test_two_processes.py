@@ -110,7 +110,8 @@ def test_a_timeout_is_applied_once_although_both_processes_sweep(cluster: Cluste
 
     for client in everyone:
         client.wait(lambda m, c=client: m["type"] == "event" and timeouts(c) > 0)
-    time.sleep(3)  # both sweepers pass a few more times
+    for server in (cluster.a, cluster.b):
+        server.wait_sweeps()  # both sweepers have passed a few more times
     for client in everyone:
         client.drain(0.1)
         assert timeouts(client) == 1

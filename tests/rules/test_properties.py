@@ -29,6 +29,7 @@ from tysiac.rules import (
     deal,
     legal_actions,
     new_game,
+    public_action,
     shuffle,
     view,
 )
@@ -127,6 +128,20 @@ def test_a_view_never_holds_a_hidden_card(players: int, rng: random.Random) -> N
                 assert shown_cards(seen["hand"]["cards"]) == set(cards_of(hand.held[seat]))
             if seat != game.to_move:
                 assert seen["legal"] == {}
+
+
+@settings(max_examples=100, deadline=None)
+@given(players_st, rng_st)
+def test_r9_a_public_action_never_holds_a_hidden_card(players: int, rng: random.Random) -> None:
+    _, _, actions = random_hand(players, rng)
+    for action in actions:
+        public = public_action(action_to_json(action))
+        assert public["type"] == action_to_json(action)["type"] and public["seat"] == action.seat
+        shown = shown_cards(public)
+        if isinstance(action, Play):
+            assert shown == {action.card}  # a played card is public
+        else:
+            assert not shown, (action, public)
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

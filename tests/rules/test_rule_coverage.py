@@ -1,4 +1,4 @@
-"""Every rule of RULES.md, R1 to R32, is named by at least one test (or scenario file)."""
+"""Every rule of docs/rules.md, R1 to R32, is named by at least one test (or scenario file)."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -77,15 +78,42 @@ class GnuPG:
         assert done.returncode == 0, done.stderr.decode(errors="replace")
         return done.stdout
 
-    def generate(self, address: str) -> str:
-        """An ed25519 key with a cv25519 encryption subkey, no passphrase: its fingerprint."""
+    def generate(
+        self,
+        address: str,
+        *,
+        encryption: bool = True,
+        expires: str = "never",
+        made: str | None = None,
+    ) -> str:
+        """An ed25519 key with a cv25519 encryption subkey, no passphrase: its fingerprint.
+
+        ``encryption=False``: no subkey (a signing-only key). ``expires``: when the key and
+        its subkey expire (``never``, or an ISO date); ``made``: the time GnuPG believes
+        it is while making them (``20240101T000000``), so that a key can be expired now.
+        """
         secretless = ("--pinentry-mode", "loopback", "--passphrase", "")
+        when = ("--faked-system-time", made) if made else ()
         self.run(
-            *secretless, "--quick-gen-key", f"Test <{address}>", "ed25519", "cert,sign", "never"
+            *secretless,
+            *when,
+            "--quick-gen-key",
+            f"Test <{address}>",
+            "ed25519",
+            "cert,sign",
+            expires,
         )
         fingerprint = self.fingerprint(address)
-        self.run(*secretless, "--quick-add-key", fingerprint, "cv25519", "encr", "never")
+        if encryption:
+            self.run(*secretless, *when, "--quick-add-key", fingerprint, "cv25519", "encr", expires)
         return fingerprint
+
+    def revoke(self, address: str) -> None:
+        """Revoke the key with the revocation certificate GnuPG made beside it."""
+        fingerprint = self.fingerprint(address)
+        certificate = Path(self.home, "openpgp-revocs.d", f"{fingerprint}.rev").read_text()
+        # GnuPG guards the certificate against a careless import with a leading colon.
+        self.run("--import", data=certificate.replace(":-----BEGIN", "-----BEGIN").encode())
 
     def fingerprint(self, address: str) -> str:
         """The primary key's fingerprint, as ``gpg --with-colons --fingerprint`` prints it."""

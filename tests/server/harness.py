@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,10 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tysiac import rules
 from tysiac.server.app import create_app
-from tysiac.server.config import Settings
+from tysiac.server.config import Settings, utc_now
+from tysiac.server.games import Dealing
 from tysiac.server.serving import build_server
 
 from ..services import fresh_database, redis_url_or_skip
@@ -71,6 +73,21 @@ class Endpoint:
         peer.port = self.port
         peer.source = address
         return peer
+
+    def sweeps(self) -> int:
+        """The passes the server's sweeper has completed (``/health``)."""
+        with self.http() as client:
+            count: int = client.get("/health").json()["sweeps"]
+        return count
+
+    def wait_sweeps(self, count: int = 3) -> None:
+        """Wait until the sweeper has completed ``count`` more passes: what it was going to
+        do by now, it has done (a test of something that must *not* happen waits on this)."""
+        target = self.sweeps() + count
+        deadline = time.monotonic() + 30
+        while self.sweeps() < target:
+            assert time.monotonic() < deadline, "the sweeper did not sweep"
+            time.sleep(0.01)
 
     def http(self) -> httpx.Client:
         transport = None if self.source is None else httpx.HTTPTransport(local_address=self.source)
@@ -116,16 +133,25 @@ class LiveServer(Endpoint):
     127.0.0.2 and up (``from_address``) are ordinary clients.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        dealing: Dealing | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         self.settings = settings
+        self.clock = clock  # the server's time: admin commands in a test use it too
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         serving = settings
         if settings.forwarded_allow_ips is None:
-            serving = replace(settings, forwarded_allow_ips="127.0.0.1,::1")
+            serving = settings.model_copy(update={"forwarded_allow_ips": "127.0.0.1,::1"})
         self.server: uvicorn.Server = build_server(
-            create_app(settings), serving, log_level="warning", whole_process=False
+            create_app(settings, dealing=dealing, clock=clock),
+            serving,
+            log_level="warning",
+            whole_process=False,
         )
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
 
@@ -207,7 +233,25 @@ class ProcessServer(Endpoint):
 
 
 @contextmanager
-def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
+def live_server(
+    tmp_path: Path,
+    *,
+    deck: tuple[str, ...] | None = None,
+    start_scores: tuple[int, ...] | None = None,
+    move_time: float | None = None,
+    clock: Callable[[], datetime] = utc_now,
+    **overrides: Any,
+) -> Iterator[LiveServer]:
+    """A fresh server on its own database; ``overrides`` are settings. ``deck`` (card
+    codes, every hand dealt from it), ``start_scores`` and ``move_time`` (seconds to
+    move, in place of each game's own) are handed to the service as its dealing, and
+    ``clock`` as its time."""
+    cards = [rules.parse_card(code) for code in deck] if deck is not None else None
+    dealing = Dealing(
+        deck=(lambda: list(cards)) if cards is not None else None,
+        start_scores=start_scores,
+        move_seconds=move_time,
+    )
     overrides.setdefault("hand_pause_seconds", 0.0)
     with ExitStack() as stack:
         if os.environ.get("TYSIAC_TEST_SCALE_OUT") == "1":
@@ -215,7 +259,7 @@ def live_server(tmp_path: Path, **overrides: Any) -> Iterator[LiveServer]:
             overrides.setdefault("database_url", stack.enter_context(fresh_database()))
             overrides.setdefault("hashing_secret", "scale-out tests " * 4)  # PostgreSQL needs one
         overrides.setdefault("database_url", f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
-        server = LiveServer(Settings(sweep_seconds=0.02, testing=True, **overrides))
+        server = LiveServer(Settings(sweep_seconds=0.02, **overrides), dealing, clock)
         server.start()
         stack.callback(server.stop)
         yield server
@@ -327,9 +371,10 @@ def simple_move(view: Message) -> Message:
         weakest = sorted(cards, key=lambda c: POINTS[c[0]])
         return {"type": "give", "cards": {str(to[0]): weakest[0], str(to[1]): weakest[1]}}
     if "discard" in legal:
+        discard = legal["discard"]
         return {
             "type": "discard",
-            "cards": sorted(legal["discard"], key=lambda c: POINTS[c[0]])[:2],
+            "cards": sorted(discard["cards"], key=lambda c: POINTS[c[0]])[: discard["count"]],
         }
     if "declare" in legal:
         return {"type": "declare", "value": legal["declare"][0]}

@@ -294,7 +294,7 @@ def test_the_database_and_the_key_file_are_private_and_the_key_is_not_in_the_dat
         assert mode(key_file) == 0o600
         key = key_file.read_text().strip()
     with sqlite3.connect(database) as db:
-        assert db.execute("select count(*) from server_secrets").fetchone() == (0,)
+        assert db.execute("select count(*) from server_values").fetchone() == (0,)
         stored = db.execute("select creator_ip from games").fetchone()[0]
     assert stored == ip_hash(key, "127.0.0.1")
 
@@ -308,14 +308,14 @@ def test_a_key_kept_in_the_database_by_an_older_version_moves_to_its_file(
     (tmp_path / "test.db.key").unlink()
     old_key = "0123456789abcdef" * 4
     with sqlite3.connect(database) as db:
-        db.execute("insert into server_secrets values ('ip_hash_key', ?)", (old_key,))
+        db.execute("insert into server_values values ('ip_hash_key', ?)", (old_key,))
     os.chmod(database, 0o644)
     with live_server(tmp_path) as server:
         server.create("Ala", 2)
     assert mode(database) == 0o600
     assert (tmp_path / "test.db.key").read_text().strip() == old_key
     with sqlite3.connect(database) as db:
-        assert db.execute("select count(*) from server_secrets").fetchone() == (0,)
+        assert db.execute("select count(*) from server_values").fetchone() == (0,)
         stored = db.execute("select creator_ip from games").fetchone()[0]
     assert stored == ip_hash(old_key, "127.0.0.1")  # the hashes already stored still match
 

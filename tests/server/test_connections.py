@@ -22,7 +22,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from tysiac.server.serving import ConnectionGuard, redact_addresses
+from tysiac.server.serving.guard import ConnectionGuard
+from tysiac.server.serving.logs import redact_addresses
 
 from .harness import Client, Endpoint, ProcessServer, live_server, play_until
 

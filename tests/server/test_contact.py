@@ -18,8 +18,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from tysiac.server import openpgp
-from tysiac.store import db
+from tysiac.server.contact import openpgp
+from tysiac.store import backend
 from tysiac.store.contact import forget_old_contact_sends, reserve_contact_send
 from tysiac.store.schema import contact_sends
 
@@ -286,7 +286,7 @@ def test_old_rows_are_deleted_and_only_hashes_are_kept(
 
 
 async def _rows(server: LiveServer) -> list[tuple[str, Any]]:
-    engine = db.create_engine(server.settings.database_url)
+    engine = backend.create_engine(server.settings.database_url)
     try:
         async with engine.connect() as conn:
             result = await conn.execute(select(contact_sends.c.ip, contact_sends.c.at))
@@ -297,8 +297,8 @@ async def _rows(server: LiveServer) -> list[tuple[str, Any]]:
 
 def test_forget_old_contact_sends_and_the_reservation(tmp_path: Path) -> None:
     async def scenario() -> None:
-        engine = db.create_engine(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
-        await db.migrate(engine)
+        engine = backend.create_engine(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
+        await backend.migrate(engine)
         now = FakeClock().now
         async with engine.begin() as conn:
             assert await reserve_contact_send(conn, "a", now, 2) is not None

@@ -20,7 +20,7 @@ def over(state: dict) -> bool:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_full_game_to_the_end(tmp_path: Path, players: int) -> None:
     near = (850,) * players  # test-only: start near the target, and a deck the mus player wins
-    with live_server(tmp_path, test_start_scores=near, test_deck=STRONG_DECK) as server:
+    with live_server(tmp_path, start_scores=near, deck=STRONG_DECK) as server:
         code, tokens = server.full_table(players)
         clients = [server.client(code, token) for token in tokens]
         watcher = server.client(code)
@@ -43,7 +43,7 @@ def test_full_game_to_the_end(tmp_path: Path, players: int) -> None:
 
 
 def test_each_seat_sees_only_its_own_cards(tmp_path: Path) -> None:
-    with live_server(tmp_path, test_start_scores=(950, 950, 950)) as server:
+    with live_server(tmp_path, start_scores=(950, 950, 950)) as server:
         code, tokens = server.full_table(3)
         clients = [server.client(code, token) for token in tokens]
         watcher = server.client(code)
@@ -131,7 +131,7 @@ def test_out_of_turn_and_illegal_moves_are_refused(tmp_path: Path) -> None:
 
 def test_hand_result_stays_on_the_table_before_the_next_deal(tmp_path: Path) -> None:
     clock = FakeClock()
-    with live_server(tmp_path, clock=clock, hand_pause_seconds=5, test_deck=STRONG_DECK) as server:
+    with live_server(tmp_path, clock=clock, hand_pause_seconds=5, deck=STRONG_DECK) as server:
         code, tokens = server.full_table(2)
         clients = [server.client(code, t) for t in tokens]
         watcher = server.client(code)

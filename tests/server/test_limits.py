@@ -197,4 +197,4 @@ def test_flooding_is_refused_then_cut_off(tmp_path: Path) -> None:
                 flooder.send({"type": "ping"})
         assert flooder.closed()
         with server.http() as http:
-            assert http.get("/health").json() == {"ok": True}
+            assert http.get("/health").json()["ok"] is True

@@ -64,7 +64,7 @@ def error(response: httpx.Response) -> dict[str, str]:
 
 def admin_output(server: LiveServer, *argv: str) -> str:
     out = io.StringIO()
-    admin.run(list(argv), server.settings, out)
+    admin.run(list(argv), server.settings, out, server.clock)
     return out.getvalue()
 
 
@@ -334,3 +334,21 @@ def wait_until(condition: Any, poke: Any) -> None:
             return
         poke()
     raise AssertionError("the sweeper never got there")
+
+
+def test_the_same_words_from_two_players_are_two_reports(tmp_path: Path) -> None:
+    with moderated(tmp_path) as (server, _clock):
+        code, tokens = server.full_table(3)
+        players = [server.client(code, token) for token in tokens]
+        for writer in players[:2]:
+            writer.send({"type": "chat", "text": "ale z ciebie łajza"})
+        lines = players[2].wait_state(lambda s: len(s["chat"]) == 2)["chat"]
+        for line in [*lines, *lines]:  # each twice: still one entry per line
+            players[2].send({"type": "report", "seq": line["seq"]})
+            players[2].wait(lambda m: m["type"] == "reported")
+        log = admin_output(server, "log").splitlines()
+        assert len(log) == 2
+        assert {entry.split(" (reported by")[0].rsplit(" ", 1)[-1] for entry in log} == {
+            "Gracz0",
+            "Gracz1",
+        }

@@ -1,11 +1,47 @@
-"""The small OpenPGP reader: armor, CRC24, packet framing in every length format, z-base-32."""
+"""OpenPGP: the small reader of relayed messages (armor, CRC24, packet framing in every
+length format, z-base-32) and the operator's key as Sequoia judges it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pysequoia
 import pytest
 
-from tysiac.server import openpgp
-from tysiac.server.openpgp import OpenPGPError, Packet
+from tysiac.server.contact import openpgp
+from tysiac.server.contact.openpgp import OpenPGPError, Packet
+
+from .contact_kit import GnuPG, gnupg
+
+OPERATOR = "operator@example.org"
+PARTS = "parts@example.org"
+
+
+@pytest.fixture(scope="module")
+def keys() -> Iterator[GnuPG]:
+    with gnupg() as keyring:
+        keyring.generate(OPERATOR)
+        # Beside the encryption subkey that never expires, one that expires at the end of 2030.
+        keyring.generate(PARTS)
+        fingerprint = keyring.fingerprint(PARTS)
+        secretless = ("--pinentry-mode", "loopback", "--passphrase", "")
+        keyring.run(*secretless, "--quick-add-key", fingerprint, "cv25519", "encr", "2030-12-31")
+        yield keyring
+
+
+def subkeys(keys: GnuPG, address: str) -> dict[str, str]:
+    """GnuPG's own listing: each encryption subkey's fingerprint -> its expiry (or "")."""
+    found: dict[str, str] = {}
+    expiry = None
+    for line in keys.run("--with-colons", "--fingerprint", address).decode().splitlines():
+        fields = line.split(":")
+        if fields[0] == "sub":
+            expiry = fields[6] if "e" in fields[11] else None
+        elif fields[0] == "fpr" and expiry is not None:
+            found[fields[9].lower()] = expiry
+            expiry = None
+    return found
 
 
 def old(tag: int, body: bytes, size: int | None = None) -> bytes:
@@ -176,8 +212,9 @@ def test_v6_fingerprints_of_the_rfc_sample_certificate() -> None:
     subkey = "12C83F1E706F6308FE151A417743A1F033790E93E9978488D1DB378DA9930885"
     assert key.version == 6
     assert key.fingerprint.hex().upper() == primary
-    assert key.fingerprints == {bytes.fromhex(primary), bytes.fromhex(subkey)}
-    assert key.key_ids == {bytes.fromhex(primary)[:8], bytes.fromhex(subkey)[:8]}
+    # Only the X25519 subkey encrypts: a message must name it, not the signing key.
+    assert key.fingerprints == {bytes.fromhex(subkey)}
+    assert key.key_ids == {bytes.fromhex(subkey)[:8]}
     assert (
         key.fingerprint_text
         == "CB18 6C4F 0609 A697 E4D5 2DFA 6C72 2B0C 1F1E 27C1 8A56 708F 6525 EC27 BAD9 ACC9"
@@ -185,14 +222,57 @@ def test_v6_fingerprints_of_the_rfc_sample_certificate() -> None:
     # A v6 session key names the subkey by its fingerprint.
     session = Packet(1, bytes([6, 33, 6]) + bytes.fromhex(subkey) + bytes([25]) + b"\x03" * 20)
     assert openpgp.addressed_to([session], key)
+    to_primary = Packet(1, bytes([6, 33, 6]) + bytes.fromhex(primary) + bytes([25]) + b"\x03" * 20)
+    assert not openpgp.addressed_to([to_primary], key)
 
 
-def test_a_key_block_must_be_public_only() -> None:
+def test_a_v6_key_made_by_sequoia() -> None:
+    secret = pysequoia.Tsk.generate("V6 <v6@example.org>", profile=pysequoia.Profile.RFC9580)
+    cert = secret.extract_certificate()
+    key = openpgp.public_key(pysequoia.armor(bytes(cert), pysequoia.ArmorKind.PublicKey))
+    assert key.version == 6 and key.fingerprint.hex() == cert.fingerprint
+    assert len(key.fingerprints) == 1 and key.fingerprint not in key.fingerprints
+
+
+def test_the_encryption_subkeys_are_the_ones_gnupg_lists(keys: GnuPG) -> None:
+    for address in (OPERATOR, PARTS):
+        key = openpgp.public_key(keys.export(address).decode())
+        listed = subkeys(keys, address)
+        assert {fingerprint.hex() for fingerprint in key.fingerprints} == set(listed)
+        assert {fingerprint[-8:] for fingerprint in key.fingerprints} == key.key_ids  # v4
+        assert key.fingerprint.hex().upper() == keys.fingerprint(address)
+        assert key.binary == keys.export(address, armored=False)
+    # GnuPG encrypts to the newest encryption subkey: the relay accepts it.
+    armored = keys.encrypt(b"hello", PARTS)
+    key = openpgp.public_key(keys.export(PARTS).decode())
+    assert openpgp.addressed_to(openpgp.encrypted_message(armored), key)
+
+
+def test_a_subkey_expired_at_the_time_asked_does_not_count(keys: GnuPG) -> None:
+    text = keys.export(PARTS).decode()
+    listed = subkeys(keys, PARTS)
+    lasting = {bytes.fromhex(fingerprint) for fingerprint, expiry in listed.items() if not expiry}
+    assert len(openpgp.public_key(text).fingerprints) == 2
+    # In 2031 only the subkey that never expires may be encrypted to.
+    later = openpgp.public_key(text, now=datetime(2031, 6, 1, tzinfo=UTC))
+    assert later.fingerprints == lasting and len(lasting) == 1
+
+
+def test_a_key_block_must_be_one_public_key(keys: GnuPG) -> None:
     body = bytes([4, 0, 0, 0, 0, 22]) + b"\x01" * 10
-    with pytest.raises(OpenPGPError, match="tag 5"):
-        openpgp.public_key(openpgp.armor(openpgp.PUBLIC_KEY, new(5, body)))
-    with pytest.raises(OpenPGPError, match="tag 7"):
-        openpgp.public_key(openpgp.armor(openpgp.PUBLIC_KEY, new(6, body) + new(7, body)))
+    for broken in (new(5, body), new(6, body) + new(7, body)):
+        with pytest.raises(OpenPGPError, match="not an OpenPGP public key"):
+            openpgp.public_key(openpgp.armor(openpgp.PUBLIC_KEY, broken))
+    with pytest.raises(OpenPGPError, match="not an armored OpenPGP public key"):
+        openpgp.public_key("hello")
+    with pytest.raises(OpenPGPError, match="not an armored OpenPGP public key"):
+        openpgp.public_key(keys.export(OPERATOR).decode().replace("PUBLIC KEY", "MESSAGE"))
+    secret = keys.run(
+        *("--armor", "--pinentry-mode", "loopback", "--passphrase", ""),
+        *("--export-secret-keys", OPERATOR),
+    ).decode()
+    with pytest.raises(OpenPGPError, match="a secret key"):
+        openpgp.public_key(secret.replace("PRIVATE KEY BLOCK", "PUBLIC KEY BLOCK"))
 
 
 def test_zbase32() -> None:

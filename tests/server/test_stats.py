@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import sqlite3
-import time
 from pathlib import Path
 
 from tysiac.server import admin
@@ -15,7 +14,7 @@ from .harness import FakeClock, LiveServer, live_server
 
 def stats(server: LiveServer, days: int = 3) -> dict[str, tuple[int, int]]:
     out = io.StringIO()
-    admin.run(["stats", "--days", str(days)], server.settings, out)
+    admin.run(["stats", "--days", str(days)], server.settings, out, server.clock)
     rows = [line.split() for line in out.getvalue().splitlines()[1:]]
     return {row[0]: (int(row[1]), int(row[2])) for row in rows}
 
@@ -51,13 +50,10 @@ def test_counts_are_kept_400_days(tmp_path: Path) -> None:
     with live_server(tmp_path, clock=clock) as server:
         finish_a_game(server)
         clock.advance(days=400)
-        time.sleep(0.2)  # sweeps
+        server.wait_sweeps()
         assert stats(server, 401)["2026-11-29"] == (1, 1)
         clock.advance(days=1)
-        for _ in range(100):
-            if stats(server, 402)["2026-11-29"] == (0, 0):
-                break
-            time.sleep(0.02)
+        server.wait_sweeps()
         assert stats(server, 402)["2026-11-29"] == (0, 0)
 
 
@@ -76,11 +72,11 @@ def test_the_operator_gets_the_summary_once_a_day(tmp_path: Path) -> None:
             assert sink.arrived.wait(10)  # at start: the day before is due
             finish_a_game(server)
             sink.arrived.clear()
-            time.sleep(0.3)
+            server.wait_sweeps()
             assert len(sink.received) == 1  # not again the same day
             clock.advance(days=1)
             assert sink.arrived.wait(10)
-            time.sleep(0.3)
+            server.wait_sweeps()
             assert len(sink.received) == 2
             mail = sink.received[-1]
             assert mail.recipients == ["operator@example.org"]

@@ -49,7 +49,7 @@ def test_public_game_chat_only_after_a_move_of_ones_own(tmp_path: Path) -> None:
 
 
 def test_r30_surrender_ends_the_game_for_everyone(tmp_path: Path) -> None:
-    with live_server(tmp_path, test_start_scores=(100, 300, 200)) as server:
+    with live_server(tmp_path, start_scores=(100, 300, 200)) as server:
         code, tokens = server.full_table(3)
         clients = [server.client(code, t) for t in tokens]
         waiting = next(c for c in clients if c.view["to_move"] != c.seat)  # any time, any turn

@@ -9,7 +9,7 @@ from .harness import FakeClock, live_server, play_until
 
 
 def test_r28_time_up_the_server_moves_and_r29_three_in_a_row_lose(tmp_path: Path) -> None:
-    with live_server(tmp_path, test_move_seconds=0.3) as server:
+    with live_server(tmp_path, move_time=0.3) as server:
         code, _ = server.full_table(3)
         watcher = server.client(code)
         first = watcher.view["to_move"]

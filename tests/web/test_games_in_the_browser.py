@@ -58,7 +58,7 @@ def test_a_whole_hand_to_its_summary(
 
 def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path) -> None:
     near = (850, 850, 850)  # test-only: start near 1000 with a deck the mus player wins
-    with live_server(tmp_path, test_start_scores=near, test_deck=STRONG_DECK) as server:
+    with live_server(tmp_path, start_scores=near, deck=STRONG_DECK) as server:
         pages = seat_players(browser, server.base, 3)
         ended = pages[0].get_by_role("heading", name="Koniec gry")
         play_until(pages, lambda: ended.count() > 0 and ended.first.is_visible(), limit=180)

@@ -12,6 +12,7 @@ Start here::
         action = legal_actions(game)[0]
         game = apply(game, action)          # or IllegalAction(code, Polish message)
     view(game, seat)                        # what one seat may see, JSON-ready
+    public_action(action_to_json(action))   # what everyone may see of a move
 
 Nothing here imports the server (a test checks it).
 """
@@ -46,7 +47,7 @@ from .game import (
     shuffle,
 )
 from .hand import Hand, Phase
-from .view import GameView, view
+from .view import GameView, public_action, view
 
 __all__ = [
     "Action",
@@ -83,6 +84,7 @@ __all__ = [
     "new_game",
     "parse_card",
     "parse_cards",
+    "public_action",
     "shuffle",
     "view",
 ]

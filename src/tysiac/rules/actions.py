@@ -1,4 +1,4 @@
-"""What a seat can do, as frozen values, and their JSON form (the replay format of RULES.md).
+"""What a seat can do, as frozen values, and their JSON form (the replay format of docs/rules.md).
 
 The JSON form is also what the server stores in its event log and reads from clients,
 so the ``type`` names never change once released.

@@ -1,4 +1,4 @@
-"""The replay format of RULES.md: one JSON hand in, one JSON result out."""
+"""The replay format of docs/rules.md: one JSON hand in, one JSON result out."""
 
 from __future__ import annotations
 

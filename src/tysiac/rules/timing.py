@@ -16,7 +16,7 @@ FINISH_WITHIN = timedelta(hours=24)  # R31: finished within a day of starting
 KEEP_FOR = timedelta(days=7)  # R31: then deleted, with the chat, a week after the last change
 
 
-def move_deadline(turn_started: datetime, move_seconds: int = MOVE_SECONDS) -> datetime:
+def move_deadline(turn_started: datetime, move_seconds: float = MOVE_SECONDS) -> datetime:
     """R27: when the seat to move runs out of time."""
     return turn_started + timedelta(seconds=move_seconds)
 

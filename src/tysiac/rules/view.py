@@ -5,15 +5,28 @@ and legal moves, and of everything else only what is public: never another
 seat's cards, never a face-down musik, never a discard or a given card the
 viewer did not give or get (R9, R15, R16). The sitting-out dealer (R7) and
 spectators (``seat=None``) see the same public table.
+
+``public_action(action_json)`` is the same decision for one move: what every viewer
+may learn of it (the server publishes moves as events in that form).
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
-from .cards import Card, Mask, card_code, codes, suit_code
+from .cards import Card, Mask, card_code, cards_of, codes, suit_code
 from .game import Game, HandResult
-from .hand import Hand, Phase, allowed_bids, allowed_contracts, winning_play
+from .hand import (
+    MUS_BID,
+    Hand,
+    Phase,
+    active_seats,
+    allowed_bids,
+    allowed_contracts,
+    hand_size,
+    winning_play,
+)
 from .tricks import meld_cards, meld_value
 
 
@@ -48,6 +61,11 @@ class GiveChoice(TypedDict):
     cards: list[str]
 
 
+class DiscardChoice(TypedDict):
+    cards: list[str]  # the cards held, to choose from
+    count: int  # how many to lay down, all different (R16: two)
+
+
 # Keys are the action types of the JSON protocol; a missing key is a move not allowed now.
 LegalView = TypedDict(
     "LegalView",
@@ -56,7 +74,7 @@ LegalView = TypedDict(
         "pass": bool,
         "musik": list[int],
         "give": GiveChoice,
-        "discard": list[str],
+        "discard": DiscardChoice,
         "declare": list[int],
         "play": list[str],
     },
@@ -67,7 +85,9 @@ LegalView = TypedDict(
 class HandView(TypedDict):
     phase: str
     dealer: int
+    sitting_out: int | None  # four players: the dealer, dealt nothing (R7); else None
     mus: int
+    mus_bid: int  # the mus player's obligatory opening bid (R10)
     active: list[int]
     to_move: int | None
     bid: int
@@ -81,6 +101,7 @@ class HandView(TypedDict):
     counts: list[int]  # cards held, per seat
     cards: list[str] | None  # the viewer's own hand; None for a spectator
     meld_cards: list[str]  # the viewer's cards that would meld if led (R21)
+    meld_values: dict[str, int]  # each of meld_cards -> the marriage value it scores (R4)
     received: str | None  # the card the declarer gave the viewer
     given: dict[str, str] | None  # the declarer's own gifts, for the declarer only
     discarded: list[str] | None  # for the declarer only
@@ -95,6 +116,7 @@ class HandView(TypedDict):
 
 class ResultView(TypedDict):
     dealer: int
+    sitting_out: int | None  # four players: the dealer, who scored nothing (R7, R25)
     declarer: int
     contract: int
     points: list[int]
@@ -129,6 +151,12 @@ class GameView(TypedDict):
     outcome: OutcomeView | None
 
 
+def _sitting_out(players: int, dealer: int) -> int | None:
+    """R7: the seat dealt no cards this hand, if any."""
+    dealt = active_seats(players, dealer)
+    return next((seat for seat in range(players) if seat not in dealt), None)
+
+
 def _plays(trick: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
     return [{"seat": seat, "card": card_code(card)} for seat, card in trick]
 
@@ -145,10 +173,13 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
     own: Mask = hand.held[seat] if seat is not None else 0
     is_declarer = seat is not None and seat == hand.declarer
     received = [card for opponent, card in hand.given if opponent == seat]
+    melding = cards_of(meld_cards(own))
     return {
         "phase": str(hand.phase),
         "dealer": hand.dealer,
+        "sitting_out": _sitting_out(hand.players, hand.dealer),
         "mus": hand.mus,
+        "mus_bid": MUS_BID,
         "active": list(hand.active),
         "to_move": hand.to_move,
         "bid": hand.bid,
@@ -167,7 +198,8 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
         "musik_taken": hand.musik_taken,
         "counts": [held.bit_count() for held in hand.held],
         "cards": codes(own) if seat is not None else None,
-        "meld_cards": codes(meld_cards(own)),
+        "meld_cards": [card_code(card) for card in melding],
+        "meld_values": {card_code(card): meld_value(card) for card in melding},
         "received": card_code(received[0]) if received else None,
         "given": {str(o): card_code(c) for o, c in hand.given}
         if is_declarer and hand.given
@@ -200,7 +232,8 @@ def _legal(hand: Hand, seat: int) -> LegalView:
         case Phase.GIVE:
             return {"give": {"to": list(hand.opponents), "cards": codes(own)}}
         case Phase.DISCARD:
-            return {"discard": codes(own)}
+            over = own.bit_count() - hand_size(hand.players)  # R16: what the musik added
+            return {"discard": {"cards": codes(own), "count": over}}
         case Phase.DECLARE:
             return {"declare": list(allowed_contracts(hand))}
         case Phase.PLAY:
@@ -208,9 +241,10 @@ def _legal(hand: Hand, seat: int) -> LegalView:
     return {}
 
 
-def _result_view(result: HandResult) -> ResultView:
+def _result_view(result: HandResult, players: int) -> ResultView:
     return {
         "dealer": result.dealer,
+        "sitting_out": _sitting_out(players, result.dealer),
         "declarer": result.declarer,
         "contract": result.contract,
         "points": list(result.points),
@@ -246,10 +280,37 @@ def view(game: Game, seat: int | None) -> GameView:
         "legal": _legal(hand, seat)
         if hand is not None and seat is not None and seat == to_move
         else {},
-        "results": [_result_view(r) for r in game.results],
+        "results": [_result_view(r, game.players) for r in game.results],
         "outcome": (
             {"reason": str(outcome.reason), "winner": outcome.winner, "loser": outcome.loser}
             if outcome is not None
             else None
         ),
     }
+
+
+# What every viewer may see of a move, per action type: "type" and "seat", and these
+# fields. Anything else (a given or discarded card, a field added later) is dropped
+# unless it is listed here, so a secret can never leak by default (R9, R15, R16).
+PUBLIC_FIELDS: Mapping[str, frozenset[str]] = {
+    "bid": frozenset({"value"}),
+    "pass": frozenset(),
+    "musik": frozenset({"index"}),  # which musik was taken is public (R16)
+    "give": frozenset(),  # the cards go face down, one to each opponent (R15)
+    "discard": frozenset(),  # face down (R16)
+    "declare": frozenset({"value"}),
+    "play": frozenset({"card"}),
+    "surrender": frozenset(),
+    "timeout": frozenset(),
+}
+
+
+def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of one action's JSON (``action_to_json``) that every viewer may see.
+
+    An unknown type keeps only ``type`` and ``seat``.
+    """
+    kind = action.get("type")
+    fields = PUBLIC_FIELDS.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
+    shown = {"type", "seat"} | fields
+    return {key: value for key, value in action.items() if key in shown}

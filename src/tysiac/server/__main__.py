@@ -11,9 +11,22 @@ from .serving import serve
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="tysiac-server")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser = argparse.ArgumentParser(
+        prog="tysiac-server",
+        description="Serve the card game Tysiąc (1000) over HTTP and WebSocket.",
+        epilog="Settings come from TYSIAC_* environment variables and the TOML file named by"
+        " TYSIAC_CONFIG (--check-config prints them); by default games are kept in SQLite,"
+        " in ./tysiac.db.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: %(default)s, this machine only; 0.0.0.0: every"
+        " IPv4 interface)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="TCP port to listen on (default: %(default)s)"
+    )
     parser.add_argument(
         "--check-config", action="store_true", help="validate the configuration, print it, exit"
     )
@@ -29,7 +42,7 @@ def main() -> None:
         for key, text in settings.describe():
             print(f"{key} = {text}")
         return
-    # Logging, limits and timeouts: see serving.py (shared with the tests' LiveServer).
+    # Logging, limits and timeouts: see the serving package (shared with the tests' LiveServer).
     serve(create_app(settings), settings, host=args.host, port=args.port)
 
 

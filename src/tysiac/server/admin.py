@@ -16,25 +16,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TextIO
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tysiac.store import db
+from tysiac.store import backend, gamedb, moderationdb
 
-from .config import ConfigError, Settings
+from .config import ConfigError, Settings, utc_now
 from .security import normalise_code
 from .stats import mail_summary, summary_text
 
 REASON_MAX = 300
 
 
-async def show_log(settings: Settings, out: TextIO, days: int) -> None:
+async def show_log(settings: Settings, out: TextIO, days: int, now: datetime) -> None:
     async with _connection(settings) as conn:
-        entries = await db.moderation_entries(conn, settings.clock() - timedelta(days=days))
+        entries = await moderationdb.moderation_entries(conn, now - timedelta(days=days))
     if not entries:
         print(f"No rejected or reported texts in the last {days} days.", file=out)
     for entry in entries:
@@ -48,9 +48,9 @@ async def show_log(settings: Settings, out: TextIO, days: int) -> None:
         )
 
 
-async def show_blocks(settings: Settings, out: TextIO) -> None:
+async def show_blocks(settings: Settings, out: TextIO, now: datetime) -> None:
     async with _connection(settings) as conn:
-        blocked = await db.blocks(conn, settings.clock())
+        blocked = await moderationdb.blocks(conn, now)
     if not blocked:
         print("Nothing is blocked.", file=out)
     for row in blocked:
@@ -64,12 +64,14 @@ async def show_blocks(settings: Settings, out: TextIO) -> None:
 
 async def unblock(settings: Settings, out: TextIO, hash_: str) -> bool:
     async with _connection(settings, write=True) as conn:
-        lifted = await db.unblock(conn, hash_)
+        lifted = await moderationdb.unblock(conn, hash_)
     print("Block lifted." if lifted else "No block with that hash.", file=out)
     return bool(lifted)
 
 
-async def delete_game(settings: Settings, out: TextIO, code_text: str, reason: str) -> bool:
+async def delete_game(
+    settings: Settings, out: TextIO, code_text: str, reason: str, now: datetime
+) -> bool:
     code = normalise_code(code_text)
     reason = " ".join(reason.split())
     if code is None:
@@ -79,26 +81,26 @@ async def delete_game(settings: Settings, out: TextIO, code_text: str, reason: s
         print(f"Give a reason of 1 to {REASON_MAX} characters: players will read it.", file=out)
         return False
     async with _connection(settings, write=True) as conn:
-        removed = await db.remove_game(conn, code, reason, settings.clock())
+        removed = await gamedb.remove_game(conn, code, reason, now)
     print(f"Game {code} removed." if removed else f"No game {code}.", file=out)
     return removed
 
 
-async def show_stats(settings: Settings, out: TextIO, days: int, mail: bool) -> None:
+async def show_stats(settings: Settings, out: TextIO, days: int, mail: bool, now: datetime) -> None:
     async with _connection(settings) as conn:
-        text = await summary_text(conn, settings.clock(), days)
+        text = await summary_text(conn, now, days)
     print(text, file=out)
     if mail:
-        await mail_summary(settings, text)
+        await mail_summary(settings, text, now)
         print(f"Sent to {settings.operator_email}.", file=out)
 
 
 @asynccontextmanager
 async def _connection(settings: Settings, write: bool = False) -> AsyncIterator[AsyncConnection]:
     """A connection to the configured database (migrated first)."""
-    engine = db.create_engine(settings.database_url)
+    engine = backend.create_engine(settings.database_url)
     try:
-        await db.migrate(engine)
+        await backend.migrate(engine)
         async with engine.begin() if write else engine.connect() as conn:
             yield conn
     finally:
@@ -122,20 +124,26 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-def run(argv: Sequence[str], settings: Settings, out: TextIO = sys.stdout) -> int:
-    """Carry out one admin command; the exit status."""
+def run(
+    argv: Sequence[str],
+    settings: Settings,
+    out: TextIO = sys.stdout,
+    clock: Callable[[], datetime] = utc_now,
+) -> int:
+    """Carry out one admin command; the exit status. ``clock``: the time (tests pass theirs)."""
     args = parser().parse_args(argv)
+    now = clock()
     match args.command:
         case "log":
-            asyncio.run(show_log(settings, out, args.days))
+            asyncio.run(show_log(settings, out, args.days, now))
         case "blocks":
-            asyncio.run(show_blocks(settings, out))
+            asyncio.run(show_blocks(settings, out, now))
         case "unblock":
             return 0 if asyncio.run(unblock(settings, out, args.hash)) else 1
         case "delete":
-            return 0 if asyncio.run(delete_game(settings, out, args.code, args.reason)) else 1
+            return 0 if asyncio.run(delete_game(settings, out, args.code, args.reason, now)) else 1
         case "stats":
-            asyncio.run(show_stats(settings, out, args.days, args.mail))
+            asyncio.run(show_stats(settings, out, args.days, args.mail, now))
     return 0
 
 

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from tysiac import rules
+from tysiac.rules import timing
 from tysiac.web import STATIC
 
+from . import lobby
+from .errors import UNKNOWN_GAME, ServiceError
+from .games import GameService
+from .lobby import Seated
 from .moderation import DEVICE_COOKIE, Author
 from .protocol import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
 from .requests import json_body
 from .security import normalise_code
-from .service import UNKNOWN_GAME, GameService, Seated, ServiceError
 
 # Pages by path; files served at the root because browsers look for them there.
 PAGES = {
@@ -74,7 +82,8 @@ async def _body(request: Request) -> bytes:
 
 async def create_game(request: Request) -> Response:
     body = parse_body(CreateGame, await _body(request))
-    seated = await service_of(request).create(
+    seated = await lobby.create(
+        service_of(request),
         nick=body.nick,
         players=body.players,
         name=body.name,
@@ -89,12 +98,12 @@ async def create_game(request: Request) -> Response:
 
 async def join_game(request: Request) -> Response:
     body = parse_body(JoinGame, await _body(request))
-    seated = await service_of(request).join(_code(request), body.nick, author_of(request))
+    seated = await lobby.join(service_of(request), _code(request), body.nick, author_of(request))
     return _seated(request, seated, 200)
 
 
 async def list_games(request: Request) -> Response:
-    return JSONResponse(await service_of(request).public_games())
+    return JSONResponse(await lobby.public_games(service_of(request)))
 
 
 async def games(request: Request) -> Response:
@@ -122,7 +131,8 @@ async def game_summary(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    """Up, and how many sweeps this process has completed (a stuck sweeper shows)."""
+    return JSONResponse({"ok": True, "sweeps": request.app.state.sweeper.passes})
 
 
 def _file(name: str) -> Response:
@@ -130,14 +140,56 @@ def _file(name: str) -> Response:
     if not path.is_file():
         raise HTTPException(404)
     headers = {"Cache-Control": "no-cache"}
-    if name == "sw.js":
-        headers["Service-Worker-Allowed"] = "/"
     media = "application/manifest+json" if name.endswith(".webmanifest") else None
     return FileResponse(path, headers=headers, media_type=media)
 
 
+# sw.js names its cache after this line, which the server fills in (below).
+WORKER_ASSETS = 'const ASSETS = "dev";'
+_assets: dict[tuple[object, ...], str] = {}
+
+
+def assets_version(static: Path = STATIC) -> str:
+    """A hash of every static file but the worker itself, vendor files included.
+
+    The service worker's cache is named after it: a new asset lock (another OpenPGP.js,
+    other fonts) or any changed file makes a new worker with a cache of its own, and the
+    old cache goes whole, so a returning visitor never keeps an old library or a mix.
+    Hashed again only when a file's size or time changes.
+    """
+    files = {
+        p.relative_to(static).as_posix(): p
+        for p in sorted(static.rglob("*"))
+        if p.is_file() and p.name != "sw.js"
+    }
+    stamp = (static, *((name, p.stat().st_size, p.stat().st_mtime_ns) for name, p in files.items()))
+    if stamp not in _assets:
+        digest = hashlib.sha256()
+        for name, path in files.items():
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+        _assets.clear()
+        _assets[stamp] = digest.hexdigest()[:16]
+    return _assets[stamp]
+
+
+def _worker() -> Response:
+    """sw.js with its cache name filled in; at the root, so its scope is the whole site."""
+    text = (STATIC / "sw.js").read_text(encoding="utf-8")
+    if WORKER_ASSETS not in text:
+        raise RuntimeError(f"sw.js lost its line {WORKER_ASSETS!r}")
+    text = text.replace(WORKER_ASSETS, f'const ASSETS = "{assets_version()}";', 1)
+    return Response(
+        text,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
 async def page(request: Request) -> Response:
-    return _file(PAGES[request.url.path])
+    name = PAGES[request.url.path]
+    if name == "sw.js":
+        return await run_in_threadpool(_worker)  # hashing reads files: off the event loop
+    return _file(name)
 
 
 async def game_page(request: Request) -> Response:
@@ -145,7 +197,8 @@ async def game_page(request: Request) -> Response:
 
 
 async def site(request: Request) -> Response:
-    """Who runs this copy of the game: for the terms and privacy pages."""
+    """Who runs this copy of the game (the terms and privacy pages), and what the home
+    page's form offers: the move times (R27) and the short game (R32)."""
     settings = service_of(request).settings
     return JSONResponse(
         {
@@ -153,7 +206,15 @@ async def site(request: Request) -> Response:
                 "name": settings.operator_name,
                 "address": settings.operator_address,
                 "email": settings.operator_email,
-            }
+            },
+            "move_seconds": {
+                "public": [timing.MOVE_SECONDS],
+                "private": list(timing.PRIVATE_MOVE_SECONDS),
+            },
+            "short_game": {
+                "target": rules.game.SHORT_TARGET,
+                "barrel": rules.game.barrel_for(rules.game.SHORT_TARGET),
+            },
         }
     )
 

@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -19,12 +20,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tysiac.bus.local import Bus, LocalBus
 from tysiac.bus.redis import RedisBus
-from tysiac.store import db
+from tysiac.store import backend
 from tysiac.web import STATIC
 
 from .api import http_error, routes, service_error
-from .config import Settings
-from .contact import routes as contact_routes
+from .config import Settings, utc_now
+from .contact.routes import routes as contact_routes
+from .errors import ServiceError
+from .games import Dealing, GameService
 from .hashing import hashing_key, make_private_file, sqlite_file
 from .moderation import (
     DEVICE_COOKIE,
@@ -33,7 +36,7 @@ from .moderation import (
     valid_device_id,
 )
 from .requests import UnreadBodyCloses
-from .service import GameService, ServiceError
+from .sweeper import Sweeper
 from .ws import game_socket
 
 log = logging.getLogger(__name__)
@@ -115,16 +118,17 @@ class DeviceCookie:
         await self.app(scope, receive, send_with_cookie)
 
 
-async def run_sweeper(service: GameService) -> None:
-    while True:
-        try:
-            await service.sweep()
-        except Exception:
-            log.exception("sweep failed; trying again")
-        await asyncio.sleep(service.settings.sweep_seconds)
+def create_app(
+    settings: Settings | None = None,
+    *,
+    dealing: Dealing | None = None,
+    clock: Callable[[], datetime] = utc_now,
+) -> Starlette:
+    """The app for ``settings`` (by default from the environment and TYSIAC_CONFIG).
 
-
-def create_app(settings: Settings | None = None) -> Starlette:
+    ``dealing`` (where decks and start scores come from) and ``clock`` (the time) are
+    the real ones unless a test hands the app its own.
+    """
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
@@ -132,15 +136,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
         database = sqlite_file(settings.database_url)
         if database is not None:
             make_private_file(database)
-        engine = db.create_engine(settings.database_url)
-        await db.migrate(engine)
+        engine = backend.create_engine(settings.database_url)
+        await backend.migrate(engine)
         key = await hashing_key(settings, engine)
         # Redis when several processes serve the games, else in memory.
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
         await bus.start()
-        service = GameService(engine, bus, settings, key, random.SystemRandom())
+        service = GameService(
+            engine,
+            bus,
+            settings,
+            key,
+            random.SystemRandom(),
+            dealing=dealing or Dealing(),
+            clock=clock,
+        )
         app.state.service = service
-        sweeper = asyncio.create_task(run_sweeper(service))
+        app.state.sweeper = Sweeper(service)
+        sweeper = asyncio.create_task(app.state.sweeper.run())
         try:
             yield
         finally:

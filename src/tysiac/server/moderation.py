@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import wordfilter
-from tysiac.store import db
+from tysiac.store import moderationdb
 
 from .security import ip_hash
 
@@ -117,7 +117,7 @@ async def check_not_blocked(conn: AsyncConnection, author: Author, now: datetime
         ("device", author.device, "To urządzenie jest zablokowane"),
         ("ip", author.ip, "Twój adres IP jest zablokowany"),
     ):
-        until = await db.blocked_until(conn, kind, hash_, now)
+        until = await moderationdb.blocked_until(conn, kind, hash_, now)
         if until is not None:
             raise Refused(
                 "blocked",
@@ -140,7 +140,7 @@ async def record_violation(
 
     Returns the refusal to raise once the transaction is committed.
     """
-    await db.log_text(
+    await moderationdb.log_text(
         conn,
         at=now,
         kind="rejected",
@@ -150,15 +150,15 @@ async def record_violation(
         code=code,
         device=author.device,
     )
-    count = await db.add_violation(conn, "device", author.device, now)
-    await db.add_violation(conn, "ip", author.ip, now)
-    await db.note_violation(conn, author.device, author.ip, now)
+    count = await moderationdb.add_violation(conn, "device", author.device, now)
+    await moderationdb.add_violation(conn, "ip", author.ip, now)
+    await moderationdb.note_violation(conn, author.device, author.ip, now)
     if count > WARNINGS:
         until = now + (FIRST_BLOCK if count == WARNINGS + 1 else LATER_BLOCK)
-        await db.block(conn, "device", author.device, until)
+        await moderationdb.block(conn, "device", author.device, until)
     message = f"{REFUSED[field]} {_consequence(count, now)}"
-    if await db.devices_with_violations(conn, author.ip, now - IP_WINDOW) >= IP_DEVICES:
-        await db.block(conn, "ip", author.ip, now + IP_BLOCK)
+    if await moderationdb.devices_with_violations(conn, author.ip, now - IP_WINDOW) >= IP_DEVICES:
+        await moderationdb.block(conn, "ip", author.ip, now + IP_BLOCK)
         message += (
             f" Z Twojego adresu IP naruszenia popełniło kilka urządzeń: adres jest zablokowany "
             f"do {until_text(now + IP_BLOCK)}.{APPEAL}"

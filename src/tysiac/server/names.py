@@ -20,7 +20,7 @@ chat lines; only a variation selector right after an emoji stays, as phones type
 Nicks are told apart by their TS #39 confusable skeleton in any case (``same_nick``): the
 same ICU data the word filter reads look-alike letters with.
 
-Pure: no I/O. ``service.py`` turns ``TextRefused`` into its ``ServiceError`` (400).
+Pure: no I/O. ``errors.text_refusals`` turns ``TextRefused`` into a ``ServiceError`` (400).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ One place for the checks that all state-changing requests share:
 - **Bounded bodies.** A body is read chunk by chunk and refused with 413 the moment
   it passes its limit, so a huge (or endless, chunked) upload costs no memory. And any
   answer given before its request's body was read to the end (a 413, a 415, a 404 to a
-  POST…) closes the connection (``UnreadBodyCloses``): else the server would go on
-  reading the rest of the body, and dropping it, to reach the next request.
+  POST…) either reads a small rest first or closes the connection
+  (``UnreadBodyCloses``): else the server would go on reading the rest of a huge body,
+  and dropping it, to reach the next request.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import Settings
-from .service import ServiceError
+from .errors import ServiceError
 
 TOO_LARGE = ("too_large", "Za dużo danych.", 413)
+DRAIN_LIMIT = 128 * 1024  # bytes of an unread body read to its end rather than cut off
 
 
 def origin_of(url: str) -> str:
@@ -92,7 +94,14 @@ async def json_body(
 
 
 class UnreadBodyCloses:
-    """Adds ``Connection: close`` to a response sent before its request's body was read."""
+    """A response sent before its request's body was read: drain a small body, or close.
+
+    A body of known length up to ``DRAIN_LIMIT`` is read to its end (and dropped) before
+    the response goes out, so the connection stays usable and the client reads the
+    answer: closing a socket with unread input resets it (TCP RST), and the client may
+    lose the answer. A larger or chunked body is not read: the response says
+    ``Connection: close`` and the server stops reading there.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -103,7 +112,9 @@ class UnreadBodyCloses:
             return
         headers = Headers(scope=scope)
         length = headers.get("content-length", "0")
-        pending = "transfer-encoding" in headers or not length.isdigit() or int(length) > 0
+        chunked = "transfer-encoding" in headers or not length.isdigit()
+        pending = chunked or int(length) > 0
+        drain = not chunked and int(length) <= DRAIN_LIMIT
 
         async def receive_body() -> Message:
             nonlocal pending
@@ -114,7 +125,11 @@ class UnreadBodyCloses:
 
         async def send_closing(message: Message) -> None:
             if message["type"] == "http.response.start" and pending:
-                message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
+                if drain:
+                    while pending:
+                        await receive_body()
+                else:
+                    message["headers"] = [*message.get("headers", []), (b"connection", b"close")]
             await send(message)
 
         await self.app(scope, receive_body, send_closing)

@@ -10,10 +10,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tysiac.store import db
+from tysiac.store import statsdb
 
 from .config import Settings
-from .mail import send_mail
+from .contact.mail import send_mail
 
 SUBJECT = "Tysiąc: statystyki dzienne"
 MAILED_KEY = "stats_mailed_for"  # the last day whose summary was mailed
@@ -22,7 +22,7 @@ MAILED_KEY = "stats_mailed_for"  # the last day whose summary was mailed
 async def summary_text(conn: AsyncConnection, now: datetime, days: int) -> str:
     """A table of the last ``days`` days (today included) with totals."""
     first = (now - timedelta(days=days - 1)).date()
-    rows = await db.days(conn, first.isoformat())
+    rows = await statsdb.days(conn, first.isoformat())
     counts = {day: (started, finished) for day, started, finished in rows}
     lines = ["day         started  finished"]
     total_started = total_finished = 0
@@ -36,8 +36,8 @@ async def summary_text(conn: AsyncConnection, now: datetime, days: int) -> str:
     return "\n".join(lines)
 
 
-async def mail_summary(settings: Settings, text: str) -> None:
-    await send_mail(settings, SUBJECT, text)
+async def mail_summary(settings: Settings, text: str, now: datetime) -> None:
+    await send_mail(settings, SUBJECT, text, now)
 
 
 async def due_summary(conn: AsyncConnection, now: datetime) -> str | None:
@@ -47,6 +47,6 @@ async def due_summary(conn: AsyncConnection, now: datetime) -> str | None:
     and only the process that marks it mails it.
     """
     yesterday = (now - timedelta(days=1)).date().isoformat()
-    if not await db.set_server_value(conn, MAILED_KEY, yesterday):
+    if not await statsdb.set_server_value(conn, MAILED_KEY, yesterday):
         return None
     return await summary_text(conn, now - timedelta(days=1), 8)

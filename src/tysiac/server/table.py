@@ -14,10 +14,11 @@ from typing import Any
 
 from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
+from tysiac.store.schema import EventKind, GameStatus
 
 CHAT_KEPT = 100  # lines of chat a snapshot carries
 CHAT_REJECTIONS = 2  # refused messages after which a game's chat turns off for everyone
-TALK_KINDS = ("chat", "chat_rejected")  # events that do not change the game
+TALK_KINDS = (EventKind.CHAT, EventKind.CHAT_REJECTED)  # events that do not change the game
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +62,12 @@ class Table:
         return self.settings.chat and self.chat_rejections < CHAT_REJECTIONS
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         if self.cancelled is not None:
-            return "cancelled"
+            return GameStatus.CANCELLED
         if self.game is None:
-            return "waiting"
-        return "finished" if self.game.is_over else "playing"
+            return GameStatus.WAITING
+        return GameStatus.FINISHED if self.game.is_over else GameStatus.PLAYING
 
     def free_seat(self) -> int | None:
         return next((s for s, nick in enumerate(self.nicks) if nick is None), None)
@@ -82,11 +83,11 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
     if kind not in TALK_KINDS:
         table = replace(table, game_version=version)
     match kind:
-        case "joined":
+        case EventKind.JOINED:
             nicks = list(table.nicks)
             nicks[data["seat"]] = data["nick"]
             return replace(table, version=version, nicks=tuple(nicks))
-        case "started":
+        case EventKind.STARTED:
             game = rules.new_game(
                 table.settings.players,
                 data["first_dealer"],
@@ -94,11 +95,11 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
                 data.get("scores"),
             )
             return replace(table, version=version, game=game)
-        case "dealt":
+        case EventKind.DEALT:
             assert table.game is not None
             deck = [parse_card(code) for code in data["deck"]]
             return replace(table, version=version, game=rules.deal(table.game, deck))
-        case "move":
+        case EventKind.MOVE:
             assert table.game is not None
             action = rules.action_from_json(data)
             moved = table.moved
@@ -107,29 +108,29 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
             return replace(
                 table, version=version, game=rules.apply(table.game, action), moved=moved
             )
-        case "chat":
+        case EventKind.CHAT:
             line = ChatLine(version, data["seat"], data["text"], at, data.get("device"))
             return replace(table, version=version, chat=(*table.chat, line)[-CHAT_KEPT:])
-        case "chat_rejected":
+        case EventKind.CHAT_REJECTED:
             return replace(table, version=version, chat_rejections=table.chat_rejections + 1)
-        case "cancelled":
+        case EventKind.CANCELLED:
             cancelled = table.game
             if cancelled is not None and not cancelled.is_over:
                 cancelled = rules.cancel(cancelled)
             return replace(table, version=version, game=cancelled, cancelled=data["reason"])
-        case "rematch":
+        case EventKind.REMATCH:
             return replace(table, version=version, rematch=data["code"])
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 
 def deck_event(deck: list[int]) -> tuple[str, dict[str, Any]]:
-    return "dealt", {"deck": [card_code(c) for c in deck]}
+    return EventKind.DEALT, {"deck": [card_code(c) for c in deck]}
 
 
 def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """What every viewer may learn of an event: no deck, no given or discarded card."""
     match kind:
-        case "dealt":
+        case EventKind.DEALT:
             hand = after.game.hand if after.game else None
             return {"kind": "dealt", "dealer": hand.dealer if hand else None}
         case "move":
@@ -141,15 +142,16 @@ def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -
                 if auto is not None and not public["walkover"]:
                     public["move"] = _public_action(rules.action_to_json(auto))
             return public
-        case "chat":
+        case EventKind.CHAT:
             return {"kind": "chat", "seat": data["seat"], "text": data["text"]}
-        case "chat_rejected":
+        case EventKind.CHAT_REJECTED:
             return {"kind": "chat_rejected", "chat_open": after.chat_open}
-        case "started":
+        case EventKind.STARTED:
             return {"kind": "started", "first_dealer": data["first_dealer"]}
     return {"kind": kind, **data}
 
 
 def _public_action(data: dict[str, Any]) -> dict[str, Any]:
-    public = {k: v for k, v in data.items() if k != "cards"}
+    """A move as an event: what the rules say every viewer may see, ``type`` as ``kind``."""
+    public = rules.public_action(data)
     return {"kind": public.pop("type"), **public}

@@ -11,15 +11,17 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import requests
+from . import lobby, requests, talk
+from .errors import UNKNOWN_GAME, ServiceError
+from .games import GameService
 from .moderation import DEVICE_COOKIE, Author
 from .protocol import Chat, Hello, Move, Ping, Rematch, Report, error_body, parse_message
 from .security import normalise_code
-from .service import UNKNOWN_GAME, GameService, ServiceError
 from .throttle import Buckets
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ class Connection:
         self.told_version = -1  # of the last events sent
         self._send_lock = asyncio.Lock()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Mapping[str, Any]) -> None:
         async with self._send_lock:
             await self.ws.send_json(message)
 
@@ -94,12 +96,12 @@ class Connection:
             case Move(v=version, action=action):
                 await self.service.move(self.code, self.seat, version, action)
             case Chat(text=chat_text):
-                await self.service.chat(self.code, self.seat, chat_text, self.author)
+                await talk.chat(self.service, self.code, self.seat, chat_text, self.author)
             case Report(seq=seq):
-                await self.service.report(self.code, self.seat, seq)
+                await talk.report(self.service, self.code, self.seat, seq)
                 await self.send({"type": "reported", "seq": seq})
             case Rematch():
-                await self.service.rematch(self.code, self.seat, self.author)
+                await lobby.rematch(self.service, self.code, self.seat, self.author)
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():

@@ -1,22 +1,76 @@
-"""Tables. A game is a row of settings and status plus an append-only log of events."""
+"""Tables. A game is a row of settings and status plus an append-only log of events.
+
+Every time is stored as UTC and comes back as an aware UTC datetime (``UTCDateTime``:
+SQLite keeps no time zone and hands back naive values).
+"""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     JSON,
     Boolean,
     Column,
     DateTime,
+    Dialect,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Table,
+    TypeDecorator,
     UniqueConstraint,
 )
 
 metadata = MetaData()
+
+
+class GameStatus(StrEnum):
+    """``games.status``: the stored strings never change."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class EventKind(StrEnum):
+    """``events.kind``: the stored strings never change (see ``server/table.py``)."""
+
+    JOINED = "joined"
+    STARTED = "started"
+    DEALT = "dealt"
+    MOVE = "move"
+    CHAT = "chat"
+    CHAT_REJECTED = "chat_rejected"
+    CANCELLED = "cancelled"
+    REMATCH = "rematch"
+
+
+ACTIVE = (GameStatus.WAITING, GameStatus.PLAYING)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware column whose values always come back in UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("a naive datetime: every time in the store is UTC")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
 
 games = Table(
     "games",
@@ -31,12 +85,11 @@ games = Table(
     Column("target", Integer, nullable=False),
     Column("move_seconds", Integer, nullable=False),
     Column("version", Integer, nullable=False),  # the number of events in the log
-    Column("deadline", DateTime(timezone=True)),  # when the seat to move runs out of time
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("started_at", DateTime(timezone=True)),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("deadline", UTCDateTime()),  # when the seat to move runs out of time
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("started_at", UTCDateTime()),
+    Column("updated_at", UTCDateTime(), nullable=False),
     Column("creator_ip", String(64), nullable=False),  # keyed hash, never the address
-    Column("rematch_code", String(6)),
     Index("games_status_deadline", "status", "deadline"),
     Index("games_creator_ip", "creator_ip", "status"),
 )
@@ -58,11 +111,11 @@ events = Table(
     Column("seq", Integer, primary_key=True),
     Column("kind", String(20), nullable=False),
     Column("data", JSON, nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
 )
 
-server_secrets = Table(
-    "server_secrets",
+server_values = Table(
+    "server_values",  # small values the server keeps for itself, e.g. the last stats mail
     metadata,
     Column("name", String(40), primary_key=True),
     Column("value", String(128), nullable=False),
@@ -73,7 +126,7 @@ deleted_games = Table(
     metadata,
     Column("code", String(6), primary_key=True),
     Column("reason", String(20), nullable=False),  # expired (R31) or removed (by the operator)
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
     Column("message", String(300)),  # the operator's reason, shown to players and visitors
 )
 
@@ -85,8 +138,8 @@ offenders = Table(
     Column("kind", String(6), primary_key=True),
     Column("hash", String(64), primary_key=True),
     Column("violations", Integer, nullable=False),
-    Column("last_violation", DateTime(timezone=True), nullable=False),
-    Column("blocked_until", DateTime(timezone=True)),
+    Column("last_violation", UTCDateTime(), nullable=False),
+    Column("blocked_until", UTCDateTime()),
 )
 
 # One row a violation, kept a day: three devices from one address within 24 hours block it.
@@ -96,7 +149,7 @@ violations = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("device", String(64), nullable=False),
     Column("ip", String(64), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
     Index("violations_ip_at", "ip", "at"),
 )
 
@@ -105,7 +158,7 @@ moderation_log = Table(
     "moderation_log",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
     Column("kind", String(10), nullable=False),  # rejected, reported
     Column("field", String(10), nullable=False),  # nick, name, chat
     Column("text", String(500), nullable=False),
@@ -113,6 +166,7 @@ moderation_log = Table(
     Column("reporter", String(40)),  # who reported it
     Column("code", String(6)),  # the game
     Column("device", String(64)),  # keyed hash of the author's device
+    Column("seq", Integer),  # a reported chat line's place in its game's log
     Index("moderation_log_at", "at"),
 )
 
@@ -122,7 +176,7 @@ contact_sends = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("ip", String(64), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
     Index("contact_sends_ip_at", "ip", "at"),
 )
 

@@ -1,4 +1,4 @@
-"""Alembic environment: the caller hands over an open connection (see store.db.migrate)."""
+"""Alembic environment: the caller hands over an open connection (see store.backend.migrate)."""
 
 from alembic import context
 

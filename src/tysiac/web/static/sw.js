@@ -2,8 +2,16 @@
 // Play always needs the network: pages and static files are fetched from the network
 // first, /api and /ws never go through the cache, and a page that cannot be loaded
 // offline is answered with offline.html, which says so.
+//
+// The cache is named after the static files: the server (api.py) replaces "dev" below
+// with a hash of them, vendor files included. So a release that changes any of them (a
+// new OpenPGP.js, whose chunks have unversioned names, or new fonts) is a new worker
+// with a cache of its own, filled afresh, and the old cache is deleted whole: nobody
+// keeps an old library, or a mix of two.
 
-const CACHE = "tysiac-v1";
+const ASSETS = "dev";
+const CACHE = `tysiac-${ASSETS}`;
+// Every module the pages import, and their imports (tests/web/test_service_worker.py).
 const SHELL = [
   "/offline.html",
   "/manifest.webmanifest",
@@ -12,6 +20,7 @@ const SHELL = [
   "/static/js/api.js",
   "/static/js/boot.js",
   "/static/js/cards.js",
+  "/static/js/contact.js",
   "/static/js/dom.js",
   "/static/js/home.js",
   "/static/js/input.js",
@@ -34,9 +43,11 @@ const FONTS = ["latin", "latin-ext"].flatMap((subset) => [400, 700].map((weight)
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(SHELL);
+    // Past the browser's HTTP cache, which may still hold the files of the last release.
+    const fresh = (path) => new Request(path, { cache: "no-cache" });
+    await cache.addAll(SHELL.map(fresh));
     // The fonts are installed separately (make assets): a missing one is no failure.
-    await Promise.all(FONTS.map((font) => cache.add(font).catch(() => {})));
+    await Promise.all(FONTS.map((font) => cache.add(fresh(font)).catch(() => {})));
     await self.skipWaiting();
   })());
 });
@@ -51,6 +62,9 @@ self.addEventListener("activate", (event) => {
 const neverCached = (path) => path.startsWith("/api/") || path.startsWith("/ws/") || path === "/health";
 const cacheFirst = (path) => path.startsWith("/static/vendor/") || path.startsWith("/static/icons/");
 
+// Only this worker's own cache: never a file of another release.
+const cached = async (request) => (await caches.open(CACHE)).match(request);
+
 async function networkFirst(request) {
   try {
     const response = await fetch(request);
@@ -60,16 +74,16 @@ async function networkFirst(request) {
     }
     return response;
   } catch (error) {
-    const cached = await caches.match(request);
-    if (cached) return cached;
+    const hit = await cached(request);
+    if (hit) return hit;
     throw error;
   }
 }
 
 async function fromCache(request) {
-  const cached = await caches.match(request);
-  if (cached) return cached;
-  const response = await fetch(request);
+  const hit = await cached(request);
+  if (hit) return hit;
+  const response = await fetch(new Request(request, { cache: "no-cache" }));
   if (response.ok) {
     const copy = response.clone();
     caches.open(CACHE).then((cache) => cache.put(request, copy));
@@ -81,7 +95,7 @@ async function page(request) {
   try {
     return await fetch(request);
   } catch {
-    return (await caches.match("/offline.html")) || new Response("Brak połączenia z internetem. Do gry potrzebny jest internet.", {
+    return (await cached("/offline.html")) || new Response("Brak połączenia z internetem. Do gry potrzebny jest internet.", {
       status: 503,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });

@@ -4,13 +4,15 @@
 
 export const RANKS = { 9: "dziewiątka", J: "walet", Q: "dama", K: "król", T: "dziesiątka", A: "as" };
 export const SUITS = { S: "pik", C: "trefl", D: "karo", H: "kier" };
-export const MARRIAGE = { S: 40, C: 60, D: 80, H: 100 };
 export const BACK = "zakryta karta";
 
-/** "dama kier"; with `meld`: "dama kier, meldunek 100" (R21). */
-export function cardName(code, meld = false) {
+/**
+ * "dama kier"; with the marriage value it would score if led (the view's
+ * hand.meld_values): "dama kier, meldunek 100" (R21).
+ */
+export function cardName(code, meldValue = null) {
   const name = `${RANKS[code[0]]} ${SUITS[code[1]]}`;
-  return meld ? `${name}, meldunek ${MARRIAGE[code[1]]}` : name;
+  return meldValue ? `${name}, meldunek ${meldValue}` : name;
 }
 
 /** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
@@ -22,6 +24,8 @@ export function plural(n, one, few, many) {
 }
 
 export const cardsCount = (n) => `${n} ${plural(n, "karta", "karty", "kart")}`;
+/** "wybierz 2 karty", "jeszcze 1 kartę": the accusative. */
+export const cardsToPick = (n) => `${n} ${plural(n, "kartę", "karty", "kart")}`;
 export const pointsText = (n) => `${n} ${plural(Math.abs(n), "punkt", "punkty", "punktów")}`;
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 
@@ -40,8 +44,8 @@ export function eventText(event, nickOf) {
     case "bid": return `${who} licytuje ${event.value}.`;
     case "pass": return `${who}: pas.`;
     case "musik": return `${who} bierze ${event.index === 0 ? "pierwszy" : "drugi"} musik.`;
-    case "give": return `${who} oddaje po karcie przeciwnikom.`;
-    case "discard": return `${who} odkłada dwie karty.`;
+    case "give": return `${who} oddaje karty przeciwnikom.`;
+    case "discard": return `${who} odkłada karty.`;
     case "declare": return `${who} gra za ${event.value}.`;
     case "play": return `${who}: ${cardName(event.card)}.`;
     case "surrender": return `${who} poddaje grę.`;

@@ -1,7 +1,8 @@
 // The home page (/): a new game, joining by code, the public games (polled) and the
 // games this browser holds a seat in.
 import { $, el } from "./dom.js";
-import { createGame, gameInfo, joinGame, listGames, normaliseCode } from "./api.js";
+import { createGame, gameInfo, joinGame, listGames, normaliseCode, siteInfo } from "./api.js";
+import { plural } from "./a11y.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
 import * as store from "./store.js";
@@ -29,17 +30,55 @@ function restore() {
   if (typeof opts.public === "boolean") field("public").checked = opts.public;
   if (typeof opts.chat === "boolean") field("chat").checked = opts.chat;
   if (typeof opts.short === "boolean") field("short").checked = opts.short;
-  if ([60, 120, 300].includes(opts.move_seconds)) field("move_seconds").value = String(opts.move_seconds);
   syncPublic();
 }
 
-/** A public game always has one minute per move (R27). */
-function syncPublic() {
-  const isPublic = field("public").checked;
+// --- the move time: the choices come from /api/site (R27) ---
+
+let moveTimes = null; // {public: [seconds], private: [seconds]}, once loaded
+
+function durationText(seconds) {
+  if (seconds % 60) return `${seconds} ${plural(seconds, "sekunda", "sekundy", "sekund")}`;
+  const minutes = seconds / 60;
+  return `${minutes} ${plural(minutes, "minuta", "minuty", "minut")}`;
+}
+
+async function loadMoveTimes() {
   const select = field("move_seconds");
-  for (const option of select.options) option.disabled = isPublic && option.value !== "60";
-  if (isPublic) select.value = "60";
-  $("move-hint").textContent = isPublic ? "W grze publicznej zawsze 1 minuta." : "Dłuższy czas tylko w grze prywatnej.";
+  try {
+    const site = await siteInfo();
+    moveTimes = site.move_seconds;
+    showShortGame(site.short_game);
+  } catch {
+    $("move-hint").textContent = "Nie udało się wczytać czasów na ruch: gra dostanie domyślny.";
+    return;
+  }
+  const all = [...new Set([...moveTimes.public, ...moveTimes.private])].sort((a, b) => a - b);
+  select.replaceChildren(...all.map((seconds) => el("option", { value: String(seconds) }, durationText(seconds))));
+  const saved = store.getOpts().move_seconds;
+  if (all.includes(saved)) select.value = String(saved);
+  select.disabled = false;
+  syncPublic();
+}
+
+/** The short game as the server plays it (R32): its target and where its barrel starts. */
+function showShortGame({ target, barrel }) {
+  $("short-label").textContent = `Krótka gra (do ${target})`;
+  $("short-hint").textContent = `Beczka od ${barrel} punktów.`;
+}
+
+/** Only the move times the server allows for this kind of game. */
+function syncPublic() {
+  if (!moveTimes) return;
+  const isPublic = field("public").checked;
+  const allowed = isPublic ? moveTimes.public : moveTimes.private;
+  const select = field("move_seconds");
+  for (const option of select.options) option.disabled = !allowed.includes(Number(option.value));
+  if (!allowed.includes(Number(select.value))) select.value = String(allowed[0]);
+  const longer = moveTimes.private.some((seconds) => !moveTimes.public.includes(seconds));
+  let hint = longer ? "Dłuższy czas tylko w grze prywatnej." : "";
+  if (isPublic && allowed.length === 1) hint = `W grze publicznej zawsze ${durationText(allowed[0])}.`;
+  $("move-hint").textContent = hint;
 }
 
 field("public").addEventListener("change", () => {
@@ -71,14 +110,14 @@ form.addEventListener("submit", async (event) => {
   showError("");
   const name = nick();
   if (!name) return;
-  const isPublic = field("public").checked;
   const opts = {
     players: Number(form.querySelector('input[name="players"]:checked')?.value || 3),
-    public: isPublic,
+    public: field("public").checked,
     chat: field("chat").checked,
     short: field("short").checked,
-    move_seconds: isPublic ? 60 : Number(field("move_seconds").value),
   };
+  // Not loaded (no connection to /api/site): the server's default move time.
+  if (moveTimes) opts.move_seconds = Number(field("move_seconds").value);
   const body = { nick: name, ...opts };
   if (field("name").value.trim()) body.name = field("name").value;
   try {
@@ -223,6 +262,7 @@ async function refreshMine() {
 }
 
 restore();
+loadMoveTimes();
 refreshPublic();
 refreshMine();
 setInterval(refreshPublic, POLL_MS);

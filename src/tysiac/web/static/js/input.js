@@ -38,7 +38,8 @@ export function bindInput(dispatch) {
     const node = event.target.closest("[data-intent]");
     if (!node || node.disabled) return;
     const make = INTENTS[node.dataset.intent];
-    if (make) dispatch(make(node));
+    if (!make) throw new Error(`unknown data-intent: ${node.dataset.intent}`);
+    dispatch(make(node));
   });
 
   // The hand is a toolbar with a roving tabindex: arrows, Home and End move the focus.

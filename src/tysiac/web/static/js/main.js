@@ -2,7 +2,7 @@
 // The server decides every rule: the page offers exactly the moves in view.legal.
 import { $ } from "./dom.js";
 import { joinGame, normaliseCode } from "./api.js";
-import { changesText, eventText, initLive, logLine } from "./a11y.js";
+import { cardsToPick, changesText, eventText, initLive, logLine } from "./a11y.js";
 import { initPwa } from "./pwa.js";
 import { bindInput } from "./input.js";
 import { createRenderer } from "./render.js";
@@ -194,7 +194,7 @@ const act = {
   discard() {
     const action = S.discardAction(state);
     if (action) sendMove(action);
-    else update(S.withError(state, "Najpierw wybierz dwie karty do odłożenia."));
+    else update(S.withError(state, `Najpierw wybierz ${cardsToPick(S.legal(state).discard?.count ?? 0)} do odłożenia.`));
   },
   reset: () => update(S.resetSelection(state)),
   "last-trick": () => update(S.toggled(state, "showLastTrick")),
@@ -228,7 +228,11 @@ const act = {
   wake: () => socket.wake(),
 };
 
-bindInput((intent) => act[intent.type]?.(intent));
+bindInput((intent) => {
+  const handler = act[intent.type];
+  if (!handler) throw new Error(`unknown intent: ${intent.type}`); // a bug here, not the player's
+  handler(intent);
+});
 
 setInterval(() => renderer.tick(state, Date.now()), 250);
 renderer.schedule(state);

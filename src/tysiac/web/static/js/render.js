@@ -5,7 +5,7 @@
 // region that held it: it is never dropped on the page body.
 import { $, el } from "./dom.js";
 import { cardBack, cardFace, suitIcon } from "./cards.js";
-import { BACK, SUITS, announce, cardName, cardsCount, outcomeText, plural, signed } from "./a11y.js";
+import { BACK, SUITS, announce, cardName, cardsCount, cardsToPick, outcomeText, plural, signed } from "./a11y.js";
 import * as S from "./state.js";
 
 const PHASE_NAME = {
@@ -18,12 +18,12 @@ const PHASE_NAME = {
   over: "koniec rozdania",
 };
 const YOUR_MOVE = {
-  bidding: "licytuj albo pasuj",
-  musik: "wybierz musik",
-  give: "oddaj po karcie przeciwnikom",
-  discard: "odłóż dwie karty",
-  declare: "zadeklaruj, za ile grasz",
-  play: "zagraj kartę",
+  bidding: () => "licytuj albo pasuj",
+  musik: () => "wybierz musik",
+  give: () => "oddaj karty przeciwnikom",
+  discard: (moves) => `odłóż ${cardsToPick(moves.discard?.count ?? 0)}`,
+  declare: () => "zadeklaruj, za ile grasz",
+  play: () => "zagraj kartę",
 };
 const ORDINAL = ["Pierwszy", "Drugi"];
 
@@ -194,7 +194,7 @@ export function createRenderer({ nick = "" } = {}) {
     const { game, view } = state.snap;
     const h = view.hand;
     const info = game.seats[seat];
-    const out = h && !h.active.includes(seat);
+    const out = h?.sitting_out === seat; // R7: the server says who sits the hand out
     const chips = [];
     if (h) {
       if (seat === h.dealer) chips.push(chip("rozdaje", "chip-dealer"));
@@ -210,7 +210,7 @@ export function createRenderer({ nick = "" } = {}) {
     if (h?.phase === "bidding" && !out) {
       const mine = h.auction.filter((a) => a.seat === seat);
       const last = mine[mine.length - 1];
-      let bid = seat === h.mus ? "100 (mus)" : "—";
+      let bid = seat === h.mus ? `${h.mus_bid} (mus)` : "—";
       if (last) bid = last.bid === null ? "pas" : String(last.bid);
       lines.push(el("span", {}, `Licytacja: ${bid}`));
     }
@@ -238,7 +238,7 @@ export function createRenderer({ nick = "" } = {}) {
     const { game } = state.snap;
     const order = seatOrder(state);
     region("seats", [game.seats, game.you, view.scores, view.on_barrel, view.timeouts, view.to_move, view.hand.phase,
-      view.hand.dealer, view.hand.declarer, view.hand.contract, view.hand.auction, view.hand.counts, view.hand.tricks], () => {
+      view.hand.dealer, view.hand.sitting_out, view.hand.mus, view.hand.declarer, view.hand.contract, view.hand.auction, view.hand.counts, view.hand.tricks], () => {
       $("seats").replaceChildren(...order.others.map((seat) => seatPanel(state, seat, false)));
       $("me").replaceChildren(...(order.me === null ? [] : [seatPanel(state, order.me, true)]));
     });
@@ -309,7 +309,7 @@ export function createRenderer({ nick = "" } = {}) {
       const d = result.declarer;
       const total = (i) => result.points[i] + result.melds[i];
       const rows = game.seats.map(({ seat }) => {
-        const out = game.players === 4 && seat === result.dealer;
+        const out = seat === result.sitting_out;
         const role = seat === d ? " (rozgrywał(a))" : out ? " (pauzował(a))" : "";
         return el("tr", {},
           el("th", { scope: "row" }, nick(seat), role ? el("span", { class: "role" }, role) : ""),
@@ -366,8 +366,9 @@ export function createRenderer({ nick = "" } = {}) {
       const to = S.nextRecipient(state);
       prompt = to === null ? "Karty wybrane. Naciśnij „Oddaj karty”." : `Wybierz kartę dla ${S.nickOf(state, to)}`;
     } else if (mode === "discard") {
-      const left = 2 - state.selection.discard.length;
-      prompt = left ? `Wybierz ${left === 2 ? "dwie karty" : "jeszcze jedną kartę"} do odłożenia` : "Karty wybrane. Naciśnij „Odłóż karty”.";
+      const left = S.discardsLeft(state);
+      const more = state.selection.discard.length ? "jeszcze " : "";
+      prompt = left ? `Wybierz ${more}${cardsToPick(left)} do odłożenia` : "Karty wybrane. Naciśnij „Odłóż karty”.";
     }
     setText($("prompt"), prompt);
     show($("prompt"), Boolean(prompt));
@@ -378,7 +379,7 @@ export function createRenderer({ nick = "" } = {}) {
     });
     drawHand(state);
     let note = "";
-    if (h.cards && !h.cards.length && !h.active.includes(game.you)) note = "W tym rozdaniu rozdajesz i pauzujesz.";
+    if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
     else if (h.received) note = `Od rozgrywającego dostałeś(-aś): ${cardName(h.received)}.`;
     else if (h.given) note = `Oddane: ${Object.entries(h.given).map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`).join(", ")}.`;
     if (h.discarded) note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
@@ -459,7 +460,7 @@ export function createRenderer({ nick = "" } = {}) {
       }
       if (button.dataset.meld !== String(card.meld)) {
         button.dataset.meld = String(card.meld);
-        button.replaceChildren(cardFace(card.code, { meld: card.meld }));
+        button.replaceChildren(cardFace(card.code, { meld: card.meld !== null }));
       }
       const attrs = {
         "aria-label": cardName(card.code, card.meld),
@@ -496,7 +497,7 @@ export function createRenderer({ nick = "" } = {}) {
           el("span", { class: `role ${r.made ? "made" : "failed"}` }, r.made ? "ugrane" : "nieugrane")),
         r.scores.map((score, seat) => el("td", {},
           el("span", { class: "score" }, score), " ",
-          el("span", { class: "delta" }, game.players === 4 && seat === r.dealer ? "pauza" : signed(r.delta[seat]))))));
+          el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat]))))));
       const total = el("tr", {}, el("th", { scope: "row" }, "Razem"),
         view.scores.map((score, seat) => el("td", {}, el("strong", {}, score),
           view.on_barrel[seat] ? [" ", el("span", { class: "barrel" }, "na beczce")] : "")));
@@ -509,7 +510,27 @@ export function createRenderer({ nick = "" } = {}) {
 
   // --- chat ---
 
-  let chatShown = [];
+  // The log holds exactly the snapshot's lines, which are the last ones the server keeps:
+  // a line's node is made once (a screen reader hears it once), a report only changes its
+  // button, and lines the server no longer sends are removed, so the log never outgrows it.
+  const chatNodes = new Map(); // seq -> {node, you}
+
+  function setReport(button, line, reported) {
+    const label = `${reported ? "Zgłoszono" : "Zgłoś"} wiadomość od ${line.nick}`;
+    if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+    setText(button, reported ? "zgłoszono" : "zgłoś");
+    if (button.disabled !== reported) button.disabled = reported;
+  }
+
+  function chatLine(game, line, reported) {
+    const time = new Date(line.at).toLocaleTimeString("pl-PL", { hour: "2-digit", minute: "2-digit" });
+    let report = "";
+    if (game.you !== null && line.seat !== game.you) {
+      report = el("button", { class: "link-button", type: "button", "data-intent": "report", "data-seq": String(line.seq) });
+      setReport(report, line, reported);
+    }
+    return el("p", { "data-seq": String(line.seq) }, el("span", { class: "muted" }, `${time} `), el("strong", {}, line.nick), `: ${line.text} `, report);
+  }
 
   function drawChat(state) {
     const game = state.snap?.game;
@@ -522,24 +543,35 @@ export function createRenderer({ nick = "" } = {}) {
     setText($("chat-error"), state.chatError);
     setText($("chat-note"), game.chat_note || "");
     const lines = state.snap.chat;
-    const id = (line) => `${line.seq}|${state.reported.includes(line.seq)}`;
-    const last = chatShown[chatShown.length - 1];
-    const from = last ? lines.findIndex((line) => id(line) === last) + 1 : 0;
     const box = $("chat-log");
-    const fresh = last && from === 0 ? lines : lines.slice(from);
-    if ((last && from === 0) || (fresh.length && !last)) box.replaceChildren(); // drawn anew, or the placeholder goes
-    for (const line of fresh) {
-      const time = new Date(line.at).toLocaleTimeString("pl-PL", { hour: "2-digit", minute: "2-digit" });
-      const reported = state.reported.includes(line.seq);
-      const report = game.you === null || line.seat === game.you ? "" : el("button", {
-        class: "link-button", type: "button", "data-intent": "report", "data-seq": String(line.seq),
-        "aria-label": `${reported ? "Zgłoszono" : "Zgłoś"} wiadomość od ${line.nick}`, disabled: reported ? "" : null,
-      }, reported ? "zgłoszono" : "zgłoś");
-      box.append(el("p", {}, el("span", { class: "muted" }, `${time} `), el("strong", {}, line.nick), `: ${line.text} `, report));
+    const sent = new Set(lines.map((line) => line.seq));
+    for (const [seq, entry] of chatNodes) {
+      if (sent.has(seq) && entry.you === game.you) continue;
+      entry.node.remove();
+      chatNodes.delete(seq);
     }
-    chatShown = lines.map(id);
-    if (fresh.length) box.scrollTop = box.scrollHeight;
-    if (!lines.length && !box.childElementCount) box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
+    let added = false;
+    let previous = null;
+    for (const line of lines) {
+      const reported = state.reported.includes(line.seq);
+      let entry = chatNodes.get(line.seq);
+      if (entry) {
+        const button = entry.node.querySelector("button");
+        if (button) setReport(button, line, reported);
+      } else {
+        entry = { node: chatLine(game, line, reported), you: game.you };
+        chatNodes.set(line.seq, entry);
+        added = true;
+      }
+      const next = previous ? previous.nextElementSibling : box.firstElementChild;
+      if (next !== entry.node) box.insertBefore(entry.node, next);
+      previous = entry.node;
+    }
+    // Whatever follows the lines goes: the placeholder, once the first line came.
+    const after = () => (previous ? previous.nextElementSibling : box.firstElementChild);
+    if (lines.length) while (after()) after().remove();
+    else if (!box.firstElementChild) box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
+    if (added) box.scrollTop = box.scrollHeight;
   }
 
   function clearChatInput() {
@@ -577,7 +609,7 @@ export function createRenderer({ nick = "" } = {}) {
       if (next) setText(next, left ? `Następne rozdanie za ${secondsText(left)}.` : "Rozdawanie kart…");
     } else if (view && view.to_move !== null) {
       const phase = view.hand.phase;
-      turn = view.to_move === game.you ? `Twój ruch: ${YOUR_MOVE[phase]}.` : `Ruch: ${nick(view.to_move)} (${PHASE_NAME[phase]}).`;
+      turn = view.to_move === game.you ? `Twój ruch: ${YOUR_MOVE[phase](S.legal(state))}.` : `Ruch: ${nick(view.to_move)} (${PHASE_NAME[phase]}).`;
       const key = `${state.snap.v}:${view.to_move}`;
       if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) warned = `${key}|${left}`;
       if (warned.startsWith(`${key}|`)) {

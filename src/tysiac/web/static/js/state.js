@@ -83,14 +83,17 @@ export function nextRecipient(state) {
   return give.to[state.selection.give.length] ?? null;
 }
 
-// The hand is shown by suit in the order of the marriage values (kier 100, karo 80,
-// trefl 60, pik 40), each suit from its strongest card (A 10 K D W 9).
+// The hand is shown by suit (kier, karo, trefl, pik), each suit from its strongest card
+// (A 10 K D W 9): an order for the eye only, every rule comes with the view.
 const SUIT_ORDER = "HDCS";
 const RANK_ORDER = "ATKQJ9";
 const handOrder = (a, b) =>
   SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
 
-/** Per card of the own hand, in display order: {code, meld, pressed, enabled}. */
+/**
+ * Per card of the own hand, in display order: {code, meld, pressed, enabled}; `meld` is
+ * the marriage value the card would score if led (hand.meld_values), else null.
+ */
 export function handCards(state) {
   const h = hand(state);
   if (!h?.cards) return [];
@@ -110,9 +113,9 @@ export function handCards(state) {
       enabled = pressed || (moves.give.cards.includes(code) && give.length < moves.give.to.length);
     } else if (mode === "discard") {
       pressed = discard.includes(code);
-      enabled = pressed || (moves.discard.includes(code) && discard.length < 2);
+      enabled = pressed || (moves.discard.cards.includes(code) && discard.length < moves.discard.count);
     }
-    return { code, meld: h.meld_cards.includes(code), pressed, enabled };
+    return { code, meld: h.meld_values[code] ?? null, pressed, enabled };
   });
 }
 
@@ -141,9 +144,15 @@ export function giveAction(state) {
   return { type: "give", cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])) };
 }
 
+/** How many cards the player still has to choose to lay down (legal.discard.count), or null. */
+export function discardsLeft(state) {
+  const discard = legal(state).discard;
+  return discard ? discard.count - state.selection.discard.length : null;
+}
+
+/** The `discard` action once legal.discard.count cards are chosen, else null. */
 export function discardAction(state) {
-  const chosen = state.selection.discard;
-  return legal(state).discard && chosen.length === 2 ? { type: "discard", cards: [...chosen] } : null;
+  return discardsLeft(state) === 0 ? { type: "discard", cards: [...state.selection.discard] } : null;
 }
 
 /** Seconds left of the pending move (or the pause between hands), or null. */

@@ -1,14 +1,25 @@
-"""Just enough OpenPGP (RFC 9580) to check what the contact form relays, without a library.
+"""OpenPGP (RFC 9580) for the contact form: the operator's key and what the form relays.
+
+The operator's key is read by Sequoia (``pysequoia``), and its standard policy decides
+what it may be used for:
+
+- ``public_key``: one armored public key (certificate), v4 or v6, neither revoked nor
+  expired, with at least one valid encryption-capable key (a subkey, or the primary
+  key with the encryption flag). Sequoia chooses those keys, as it would to encrypt a
+  message; their ids and fingerprints are what a relayed message must be encrypted to.
+  The reasons a key is refused are spelt out (``OpenPGPError``) for ``--check-config``.
+
+What stays hand-written, because it is small and the relay needs it exactly:
 
 - ``dearmor``: ASCII armor -> bytes (header and footer, optional armor headers, strict
-  base64, the optional CRC24 checksum checked when present).
+  base64, the optional CRC24 checksum checked when present). The relay accepts nothing
+  but one armored block, and the Web Key Directory serves the key's bytes as given.
 - ``packets``: the packet framing, old and new length formats, partial body lengths.
 - ``encrypted_message``: a message is one or more public-key encrypted session keys
   (PKESK, tag 1) followed by one encrypted data packet (SEIPD, tag 18, or the LibrePGP
   AEAD packet, tag 20) and nothing else: no literal, compressed or signed plaintext.
-- ``public_key``: the primary key's fingerprint and every key's id (v4: SHA-1 over
-  0x99 ‖ 2-byte length ‖ body; v5: SHA-256 over 0x9A ‖ 4-byte length ‖ body; v6:
-  SHA-256 over 0x9B ‖ 4-byte length ‖ body), and the binary key for the Web Key Directory.
+  ``recipient`` reads the key id or fingerprint a session key names (pysequoia has no
+  accessor for it).
 - ``wkd_hash``: the z-base-32 SHA-1 of a local part (the WKD direct method's file name).
 
 Nothing here decrypts: the server never has the operator's private key.
@@ -21,6 +32,11 @@ import binascii
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pysequoia
+from pysequoia.packet import Packet as SequoiaPacket
+from pysequoia.packet import PacketPile, SignatureType, Tag
 
 MESSAGE = "PGP MESSAGE"
 PUBLIC_KEY = "PGP PUBLIC KEY BLOCK"
@@ -30,9 +46,6 @@ SECRET_SUBKEY, COMPRESSED, SYMMETRIC, MARKER, LITERAL = 7, 8, 9, 10, 11
 TRUST, USER_ID, PUBLIC_SUBKEY, USER_ATTRIBUTE, SEIPD, AEAD, PADDING = 12, 13, 14, 17, 18, 20, 21
 # Only these may be split into partial body lengths (RFC 9580, 4.2.1.4).
 PARTIAL_ALLOWED = frozenset({COMPRESSED, SYMMETRIC, LITERAL, SEIPD, AEAD})
-KEY_BLOCK_PACKETS = frozenset(
-    {PUBLIC_KEY_PACKET, PUBLIC_SUBKEY, SIGNATURE, USER_ID, USER_ATTRIBUTE, TRUST, PADDING}
-)
 
 CRC24_INIT = 0xB704CE
 CRC24_POLY = 0x1864CFB
@@ -55,9 +68,9 @@ class Packet:
 @dataclass(frozen=True, slots=True)
 class PublicKey:
     fingerprint: bytes  # of the primary key
-    version: int
-    key_ids: frozenset[bytes]  # 8-byte ids of the primary key and every subkey
-    fingerprints: frozenset[bytes]  # of the primary key and every subkey
+    version: int  # 4 or 6
+    key_ids: frozenset[bytes]  # 8-byte ids of the keys a message may be encrypted to
+    fingerprints: frozenset[bytes]  # the same keys' fingerprints
     binary: bytes  # the dearmored key block (what WKD serves)
 
     @property
@@ -235,7 +248,7 @@ def recipient(session: Packet) -> bytes:
 
 
 def addressed_to(found: list[Packet], key: PublicKey) -> bool:
-    """Whether a session key of the message names one of ``key``'s keys."""
+    """Whether a session key of the message names one of ``key``'s encryption keys."""
     for session in found:
         if session.tag != PKESK:
             continue
@@ -245,41 +258,145 @@ def addressed_to(found: list[Packet], key: PublicKey) -> bool:
     return False
 
 
-def _key_fingerprint(body: bytes) -> tuple[int, bytes, bytes]:
-    """(version, fingerprint, key id) of a public key or subkey packet body."""
-    if not body:
-        raise OpenPGPError("empty public key packet")
-    version = body[0]
-    if version == 4:
-        digest = hashlib.sha1(b"\x99" + len(body).to_bytes(2, "big") + body).digest()
-        return version, digest, digest[-8:]
-    if version == 5:
-        digest = hashlib.sha256(b"\x9a" + len(body).to_bytes(4, "big") + body).digest()
-        return version, digest, digest[:8]
-    if version == 6:
-        digest = hashlib.sha256(b"\x9b" + len(body).to_bytes(4, "big") + body).digest()
-        return version, digest, digest[:8]
-    raise OpenPGPError(f"unsupported public key version {version}")
+# pysequoia reports its (Rust) errors as RuntimeError, bad arguments as ValueError.
+SEQUOIA_ERRORS = (RuntimeError, ValueError)
+NO_ENCRYPTION_KEY = "the key has no valid encryption subkey"
+REVOCATIONS = (SignatureType.KeyRevocation, SignatureType.SubkeyRevocation)
 
 
-def public_key(text: str) -> PublicKey:
-    """The operator's armored public key: fingerprints, ids and the binary block."""
-    binary = dearmor(text, PUBLIC_KEY)
-    found = packets(binary)
-    if found[0].tag != PUBLIC_KEY_PACKET:
-        raise OpenPGPError(f"a public key block starts with tag 6, got tag {found[0].tag}")
-    for packet in found:
-        if packet.tag not in KEY_BLOCK_PACKETS:
-            raise OpenPGPError(f"unexpected packet tag {packet.tag} in a public key block")
-    version, primary, _ = _key_fingerprint(found[0].body)
-    ids: set[bytes] = set()
-    prints: set[bytes] = set()
-    for packet in found:
-        if packet.tag in (PUBLIC_KEY_PACKET, PUBLIC_SUBKEY):
-            _, fingerprint, key_id = _key_fingerprint(packet.body)
-            prints.add(fingerprint)
-            ids.add(key_id)
-    return PublicKey(primary, version, frozenset(ids), frozenset(prints), binary)
+def _first_line(error: Exception) -> str:
+    """Sequoia's message without the backtrace that RUST_BACKTRACE adds to it."""
+    return str(error).strip().split("\n", 1)[0]
+
+
+@dataclass(slots=True)
+class _Key:
+    """The primary key or a subkey, as its packets say (Sequoia has checked the signatures
+    it relies on; these details only explain a refusal and date an expiry)."""
+
+    fingerprint: bytes
+    key_id: bytes
+    version: int
+    created: datetime | None
+    encrypts: bool = False  # by the newest self-signature's key flags
+    expires: datetime | None = None  # by the newest self-signature's validity period
+    signed: datetime | None = None  # that self-signature's time
+    revoked: datetime | None = None
+
+    def note(self, signature: SequoiaPacket) -> None:
+        made = signature.signature_created
+        if signature.signature_type in REVOCATIONS:
+            self.revoked = made or self.revoked
+            return
+        if made is None or (self.signed is not None and made < self.signed):
+            return
+        flags = signature.key_flags
+        if flags is not None:
+            self.encrypts = flags.transport_encryption or flags.storage_encryption
+        period = signature.key_validity_period
+        self.expires = self.created + period if period and self.created else None
+        self.signed = made
+
+
+def _keys(cert: pysequoia.Cert) -> list[_Key]:
+    """The primary key first, then every subkey, each with its own self-signatures."""
+    keys: list[_Key] = []
+    for packet in PacketPile.from_bytes(bytes(cert)):
+        if packet.tag in (Tag.PublicKey, Tag.PublicSubkey):
+            keys.append(
+                _Key(
+                    bytes.fromhex(packet.fingerprint or ""),
+                    bytes.fromhex(packet.key_id or ""),
+                    packet.body[0] if packet.body else 0,
+                    packet.key_created,
+                )
+            )
+        elif packet.tag == Tag.Signature and keys:
+            primary = keys[0]
+            issuer = packet.issuer_fingerprint or packet.issuer_key_id or ""
+            if bytes.fromhex(issuer) in (primary.fingerprint, primary.key_id):
+                keys[-1].note(packet)
+    return keys
+
+
+def _encryption_recipients(cert: pysequoia.Cert) -> set[bytes] | None:
+    """The key ids or fingerprints Sequoia encrypts to for ``cert``; None if it will not.
+
+    Sequoia takes every valid, unrevoked, encryption-capable key that is alive, and when
+    none is alive falls back to the expired ones: the caller tells the two apart.
+    """
+    try:
+        probe = pysequoia.encrypt(b"", [cert], armor=False)
+    except SEQUOIA_ERRORS:
+        return None
+    return {recipient(packet) for packet in packets(probe) if packet.tag == PKESK}
+
+
+def _day(moment: datetime) -> str:
+    return moment.astimezone(UTC).date().isoformat()
+
+
+def _why_no_encryption_key(keys: list[_Key]) -> str:
+    marked = [key for key in keys if key.encrypts]
+    if not marked:
+        return "none is marked for encryption: it can only sign and certify"
+    revoked = [key.revoked for key in marked if key.revoked is not None]
+    if len(revoked) == len(marked):
+        return f"revoked {_day(max(revoked))}"
+    return "Sequoia's standard policy refuses its encryption keys (a weak algorithm or hash?)"
+
+
+def public_key(text: str, now: datetime | None = None) -> PublicKey:
+    """The operator's armored public key, usable for encryption at ``now``; raises
+    OpenPGPError saying why not (signing only, expired, revoked, secret, malformed)."""
+    try:
+        binary = dearmor(text, PUBLIC_KEY)
+    except OpenPGPError as error:
+        raise OpenPGPError(f"not an armored OpenPGP public key: {error}") from None
+    try:
+        tags = [packet.tag for packet in PacketPile.from_bytes(binary)]
+        certs = pysequoia.Cert.split_bytes(binary)
+    except SEQUOIA_ERRORS as error:
+        raise OpenPGPError(f"not an OpenPGP public key: {_first_line(error)}") from None
+    if Tag.SecretKey in tags or Tag.SecretSubkey in tags:
+        raise OpenPGPError("a secret key: give the public key only (gpg --armor --export)")
+    if len(certs) != 1:
+        raise OpenPGPError(f"expected one OpenPGP key, found {len(certs)}")
+    cert = certs[0]
+    keys = _keys(cert)
+    version = keys[0].version
+    if version not in (4, 6):
+        raise OpenPGPError(f"a version {version} key: use a version 4 or 6 (RFC 9580) key")
+    now = now or datetime.now(UTC)
+    try:
+        expires = cert.expiration
+    except SEQUOIA_ERRORS as error:
+        raise OpenPGPError(
+            f"Sequoia's standard policy refuses the key's self-signature: {_first_line(error)}"
+        ) from None
+    if cert.is_revoked:
+        when = keys[0].revoked
+        raise OpenPGPError(f"{NO_ENCRYPTION_KEY} (revoked{f' {_day(when)}' if when else ''})")
+    if expires is not None and expires <= now:
+        raise OpenPGPError(f"{NO_ENCRYPTION_KEY} (expired {_day(expires)})")
+    named = _encryption_recipients(cert)
+    if named is None:
+        raise OpenPGPError(f"{NO_ENCRYPTION_KEY} ({_why_no_encryption_key(keys)})")
+    chosen = [key for key in keys if key.key_id in named or key.fingerprint in named]
+    if not chosen:
+        raise OpenPGPError(f"{NO_ENCRYPTION_KEY} (Sequoia encrypts to none of its keys)")
+    # Sequoia judged at this moment, and takes expired keys when none is alive.
+    alive = [key for key in chosen if key.expires is None or key.expires > now]
+    if not alive:
+        last = max(key.expires for key in chosen if key.expires is not None)
+        raise OpenPGPError(f"{NO_ENCRYPTION_KEY} (expired {_day(last)})")
+    return PublicKey(
+        fingerprint=bytes.fromhex(cert.fingerprint),
+        version=version,
+        key_ids=frozenset(key.key_id for key in alive),
+        fingerprints=frozenset(key.fingerprint for key in alive),
+        binary=binary,
+    )
 
 
 def zbase32(data: bytes) -> str:

@@ -30,13 +30,13 @@ from tysiac.store.contact import (
     reserve_contact_send,
 )
 
-from .api import client_address, service_of
-from .config import Settings
+from ..api import client_address, service_of
+from ..config import Settings
+from ..errors import ServiceError
+from ..requests import json_body
+from ..security import ip_hash
 from .mail import MailError, pgp_mime, send_mail
 from .openpgp import OpenPGPError, PublicKey, addressed_to, encrypted_message, public_key, wkd_hash
-from .requests import json_body
-from .security import ip_hash
-from .service import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -160,14 +160,14 @@ async def send_contact(request: Request) -> Response:
     if not addressed_to(found, key):
         raise refusal("wrong_key")
     address = ip_hash(service.hash_key, client_address(request))
-    now = settings.clock()
+    now = service.now()
     async with _lock(request), service.writing() as conn:
         await forget_old_contact_sends(conn, now)
         reserved = await reserve_contact_send(conn, address, now, settings.contact_per_day)
     if reserved is None:
         raise _limit_reached(settings.contact_per_day)
     try:
-        await send_mail(settings, SUBJECT, pgp_mime(armored))
+        await send_mail(settings, SUBJECT, pgp_mime(armored), now)
     except MailError:
         async with service.writing() as conn:
             await release_contact_send(conn, reserved)

@@ -9,12 +9,13 @@ the login is logged beyond the kind of failure.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
 import aiosmtplib
 
-from .config import Settings
+from ..config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ def pgp_mime(armored: str) -> EmailMessage:
     return message
 
 
-async def send_mail(settings: Settings, subject: str, content: str | EmailMessage) -> None:
+async def send_mail(
+    settings: Settings, subject: str, content: str | EmailMessage, now: datetime
+) -> None:
     """Send ``content`` (plain text, or a prepared message without addresses) to the operator."""
     if not mail_configured(settings):
         raise MailError("mail is not configured")
@@ -65,15 +68,16 @@ async def send_mail(settings: Settings, subject: str, content: str | EmailMessag
     message["Subject"] = subject
     message["From"] = sender
     message["To"] = settings.operator_email
-    message["Date"] = format_datetime(settings.clock())
+    message["Date"] = format_datetime(now)
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2])
+    password = settings.smtp_password
     try:
         await aiosmtplib.send(
             message,
             hostname=settings.smtp_host,
             port=settings.smtp_port,
             username=settings.smtp_username,
-            password=settings.smtp_password,
+            password=password.get_secret_value() if password is not None else None,
             use_tls=settings.smtp_security == "tls",
             start_tls=settings.smtp_security == "starttls",
             timeout=TIMEOUT,

@@ -1,0 +1,331 @@
+"""The game service's core: every change to a game goes through ``change``, one at a time.
+
+The guard order follows boardgame.io: the game exists → the caller's seat (by token) →
+the game's status → the version the caller acted on → the rules. Then the new events
+are appended and committed, and only then published: what a player saw accepted
+survives a crash. The service knows nothing of sockets.
+
+Several server processes may share one PostgreSQL store and one Redis bus: a game's
+commands then queue on its row lock, each process's cache of tables tops up from the
+log by version, and a sweeper runs in every process (``sweeper.py``).
+
+The other commands live beside this module, by job: ``lobby`` (create, join,
+rematch), ``talk`` (chat, reports), ``sweeper`` (timeouts, lifetimes, retention).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from tysiac import rules
+from tysiac.bus.local import Bus
+from tysiac.rules.timing import cancel_due, move_deadline
+from tysiac.store import gamedb, statsdb
+from tysiac.store.schema import ACTIVE, EventKind, GameStatus
+
+from .config import Settings, utc_now
+from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
+from .moderation import Author
+from .security import token_matches
+from .snapshot import StateMessage, snapshot
+from .table import Settings as TableSettings
+from .table import Table, apply_event, deck_event, empty_table, public_event
+from .throttle import Throttle
+
+Event = tuple[str, dict[str, Any]]
+R = TypeVar("R")
+# A command's decision, made under the game's lock: the events to append, and what the
+# command returns to its caller.
+Decide = Callable[[AsyncConnection, gamedb.GameRow, Table], Awaitable[tuple[list[Event], R]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Dealing:
+    """Where decks and the first scores come from: R9's secure shuffle, unless a test
+    hands the service its own (a fixed deck, start scores, a shorter move time)."""
+
+    deck: Callable[[], list[int]] | None = None  # None: rules.shuffle(rng)
+    start_scores: tuple[int, ...] | None = None
+    move_seconds: float | None = None  # None: each game's own (R27)
+
+
+class GameService:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        bus: Bus,
+        settings: Settings,
+        hash_key: str,
+        rng: random.Random,
+        *,
+        dealing: Dealing = Dealing(),
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.engine = engine
+        self.bus = bus
+        self.settings = settings
+        self.hash_key = hash_key
+        self.rng = rng
+        self.dealing = dealing
+        self.clock = clock
+        self.throttle = Throttle(settings)
+        self.create_lock = asyncio.Lock()  # creations (and rematches) one at a time
+        self._tables: dict[str, Table] = {}
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # SQLite has one writer at a time: queue writers here rather than in its busy
+        # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
+        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._stats_day = ""
+        self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, committed on leaving the block (on SQLite, one at a time)."""
+        async with contextlib.AsyncExitStack() as stack:
+            if self._write_lock is not None:
+                await stack.enter_async_context(self._write_lock)
+            yield await stack.enter_async_context(self.engine.begin())
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def author(self, device_id: str | None, address: str) -> Author:
+        return Author.of(self.hash_key, device_id, address)
+
+    # --- reading ----------------------------------------------------------------
+
+    async def _load(self, conn: AsyncConnection, row: gamedb.GameRow) -> Table:
+        """The table at the row's version: from the cache, topped up from the log."""
+        table = self._tables.get(row.code)
+        if table is None or table.version > row.version:
+            table = empty_table(row.code, settings_of(row))
+        if table.version < row.version:  # another process, or a cold cache
+            try:
+                for event in await gamedb.events_of(conn, row.id, after=table.version):
+                    table = apply_event(table, event.kind, event.data, event.at)
+            except Exception as error:
+                raise BrokenGame(row.code) from error
+        table = replace(table, deadline=row.deadline)
+        self._tables[row.code] = table
+        return table
+
+    async def table(self, code: str, at_least: int | None = None) -> Table:
+        """The current table; the cache serves it when it is at least at version ``at_least``."""
+        cached = self._tables.get(code)
+        if cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
+        async with self.engine.connect() as conn:
+            row = await gamedb.game_by_code(conn, code)
+            if row is None:
+                raise await missing(conn, code)
+            cached = self._tables.get(code)
+            if cached is not None and cached.version == row.version:
+                return cached
+            return await self._load(conn, row)
+
+    def forget(self, code: str) -> None:
+        """Drop a game from this process's cache (deleted, or cancelled as broken)."""
+        self._tables.pop(code, None)
+        self._locks.pop(code, None)
+
+    async def seat_of(self, code: str, token: str | None) -> int | None:
+        """The seat a token holds in the game, None for a spectator; a wrong token is refused."""
+        if token is None:
+            return None
+        async with self.engine.connect() as conn:
+            row = await gamedb.game_by_code(conn, code)
+            if row is None:
+                raise await missing(conn, code)
+            for seat in await gamedb.seats_of(conn, row.id):
+                if token_matches(token, seat.token_hash):
+                    return seat.seat
+        raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
+
+    def snapshot(self, table: Table, seat: int | None) -> StateMessage:
+        """What one connection of ``seat`` is sent now (see ``snapshot.py``)."""
+        return snapshot(table, seat, self.bus.online(table.code), self.now())
+
+    async def connected(self, code: str, seat: int | None, delta: int) -> None:
+        """A connection to the game opened (+1) or closed (-1); with Redis, cluster-wide."""
+        await self.bus.connected(code, seat, delta)
+
+    # --- changing -----------------------------------------------------------------
+
+    async def change(
+        self, code: str, decide: Decide[R], *, sweeping: bool = False
+    ) -> tuple[Table, R]:
+        """Run ``decide`` under the game's lock; store, then publish, the events it returns.
+
+        The lock is the process's own and, on PostgreSQL, the game's row lock, which
+        serialises the commands of all processes. A sweeping change does not wait for a
+        row another process holds: it raises ``Skipped``.
+        """
+        if code not in self._tables:
+            await self.table(code)  # unknown codes get no lock of their own
+        async with self._locks[code]:
+            async with self.writing() as conn:
+                row = await gamedb.game_by_code(conn, code, lock=True, skip_locked=sweeping)
+                if row is None:
+                    if sweeping:
+                        raise Skipped(code)
+                    raise await missing(conn, code)
+                before = await self._load(conn, row)
+                new, result = await decide(conn, row, before)
+                if not new:
+                    return before, result
+                table, published = await self.append(conn, row, before, new)
+            self._tables[code] = table
+        await self.bus.publish(code, {"v": table.version, "events": published})
+        return table, result
+
+    async def append(
+        self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
+    ) -> tuple[Table, list[dict[str, Any]]]:
+        """Fold the new events into the table, store them and the row: the table, and what
+        every viewer may learn of each event."""
+        now = self.now()
+        table, published = before, []
+        for kind, data in new:
+            after = apply_event(table, kind, data, now)
+            published.append(public_event(table, after, kind, data))
+            table = after
+        table = replace(table, deadline=self._deadline(before, table, new, now))
+        await gamedb.append_events(conn, row.id, before.version + 1, new, now)
+        if (
+            table.status != before.status
+            and table.status in (GameStatus.PLAYING, GameStatus.FINISHED)
+            and self._counted(row.creator_ip, now.date().isoformat())
+        ):
+            await statsdb.count_day(
+                conn,
+                now.date().isoformat(),
+                started=int(table.status == GameStatus.PLAYING),
+                finished=int(table.status == GameStatus.FINISHED),
+            )
+        await gamedb.update_game(
+            conn,
+            row.id,
+            version=table.version,
+            status=table.status,
+            deadline=table.deadline,
+            updated_at=now,
+            started_at=row.started_at or (now if table.game is not None else None),
+        )
+        return table, published
+
+    def _counted(self, creator_ip: str, day: str) -> bool:
+        """Whether a game's start or end goes into the day's statistics.
+
+        As the description's statistics gateway does: at most ``stats_events_per_ip_per_day``
+        events a day from the games of one address, so one address churning through games
+        cannot inflate the counts. The address's hash is kept in memory for the day only.
+        """
+        if self._stats_day != day:
+            self._stats_day, self._stats_events = day, Counter()
+        self._stats_events[creator_ip] += 1
+        return self._stats_events[creator_ip] <= self.settings.stats_events_per_ip_per_day
+
+    def shuffled(self) -> list[int]:
+        """R9: a deck from the secure generator (or the dealing a test gave the service)."""
+        if self.dealing.deck is not None:
+            return self.dealing.deck()
+        return rules.shuffle(self.rng)
+
+    def start_events(self, players: int) -> list[Event]:
+        """R5: the server draws the first dealer, and the first hand is dealt at once."""
+        started: dict[str, Any] = {"first_dealer": self.rng.randrange(players)}
+        if self.dealing.start_scores is not None:
+            started["scores"] = list(self.dealing.start_scores[:players])
+        return [(EventKind.STARTED, started), deck_event(self.shuffled())]
+
+    def _deadline(
+        self, before: Table, after: Table, new: list[Event], now: datetime
+    ) -> datetime | None:
+        """R27: a fresh move time after every move; after a hand, a pause to read its result."""
+        game = after.game
+        if after.status != GameStatus.PLAYING or game is None:
+            return None
+        changed = any(kind in (EventKind.MOVE, "dealt") for kind, _ in new)
+        if not changed:
+            return before.deadline
+        if game.awaiting_deal:
+            return now + timedelta(seconds=self.settings.hand_pause_seconds)
+        if game.to_move is None:
+            return None
+        return move_deadline(now, self.dealing.move_seconds or after.settings.move_seconds)
+
+    # --- the commands of play -------------------------------------------------------
+
+    async def move(
+        self, code: str, seat: int | None, version: int, action: dict[str, Any]
+    ) -> Table:
+        async def decide(
+            conn: AsyncConnection, row: gamedb.GameRow, table: Table
+        ) -> tuple[list[Event], None]:
+            if seat is None:
+                raise ServiceError("spectator", "Oglądasz grę jako widz: nie możesz grać.", 403)
+            if table.status == GameStatus.WAITING:
+                raise ServiceError("not_started", "Gra jeszcze się nie zaczęła.", 409)
+            if table.status != GameStatus.PLAYING or table.game is None:
+                raise ServiceError("game_over", "Gra jest już zakończona.", 409)
+            if not table.game_version <= version <= table.version:  # chat alone is no change
+                raise ServiceError("stale", "Stan gry się zmienił. Widok jest już odświeżony.", 409)
+            if not isinstance(action, dict):
+                raise ServiceError("malformed", "Nieprawidłowy ruch.")
+            with rules_refusals():
+                parsed = rules.action_from_json({**action, "seat": seat})
+                if isinstance(parsed, rules.Timeout):
+                    raise rules.IllegalAction("malformed", "Tego ruchu wykonuje serwer.")
+                rules.apply(table.game, parsed)
+            return [(EventKind.MOVE, rules.action_to_json(parsed))], None
+
+        table, _ = await self.change(code, decide)
+        return table
+
+    async def due(self, code: str) -> None:
+        """The game's deadline passed: deal the next hand, or time out the seat to move (R28)."""
+
+        async def decide(
+            conn: AsyncConnection, row: gamedb.GameRow, table: Table
+        ) -> tuple[list[Event], None]:
+            now = self.now()
+            game = table.game
+            if row.status != GameStatus.PLAYING or row.deadline is None or row.deadline > now:
+                return [], None
+            if game is not None and game.awaiting_deal:
+                return [deck_event(self.shuffled())], None
+            if game is None or game.to_move is None:
+                return [], None
+            return [(EventKind.MOVE, {"seat": game.to_move, "type": "timeout"})], None
+
+        await self.change(code, decide, sweeping=True)
+
+    async def expire(self, code: str) -> None:
+        """R31: cancel a game never filled within an hour, or not finished within a day."""
+
+        async def decide(
+            conn: AsyncConnection, row: gamedb.GameRow, table: Table
+        ) -> tuple[list[Event], None]:
+            if row.status not in ACTIVE:
+                return [], None
+            started = row.started_at if row.status == GameStatus.PLAYING else None
+            if cancel_due(row.created_at, started) > self.now():
+                return [], None
+            reason = "not_filled" if started is None else "not_finished"
+            return [(EventKind.CANCELLED, {"reason": reason})], None
+
+        await self.change(code, decide, sweeping=True)
+
+
+def settings_of(row: gamedb.GameRow) -> TableSettings:
+    return TableSettings(row.players, row.target, row.name, row.public, row.chat, row.move_seconds)

@@ -1,0 +1,234 @@
+"""Opening games and taking seats: create, join, rematch, and the public list.
+
+Every new game passes the limits (Regulamin §4.3 and the abuse limits) under one lock,
+across processes too (``gamedb.lock_creations``), so the limits hold exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from tysiac import rules
+from tysiac.rules.timing import MOVE_SECONDS, PRIVATE_MOVE_SECONDS
+from tysiac.store import gamedb
+from tysiac.store.schema import EventKind, GameStatus
+
+from . import names, talk
+from .errors import ServiceError, text_refusals
+from .games import Event, GameService, settings_of
+from .moderation import Author
+from .security import new_code, new_token, token_hash
+from .table import Settings as TableSettings
+from .table import Table, empty_table
+
+HOUR = timedelta(hours=1)  # the window of max_games_per_ip_per_hour
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A seat and its secret, returned to its owner alone."""
+
+    code: str
+    seat: int
+    token: str
+
+
+async def create(
+    service: GameService,
+    *,
+    nick: str,
+    players: int,
+    name: str | None,
+    public: bool,
+    chat: bool,
+    short: bool,
+    move_seconds: int,
+    author: Author,
+) -> Seated:
+    with text_refusals():
+        nick = names.clean_nick(nick)
+        name = names.clean_name(name)
+    await talk.screen(service, author, [("nick", nick), ("name", name)], nick, None)
+    if players not in (2, 3, 4):
+        raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
+    if move_seconds not in PRIVATE_MOVE_SECONDS or (public and move_seconds != MOVE_SECONDS):
+        raise ServiceError(
+            "bad_move_time", "Czas na ruch to minuta; w grze prywatnej także 2 albo 5 minut."
+        )
+    token = new_token()
+    now = service.now()
+    async with service.create_lock, service.writing() as conn:
+        target = rules.game.SHORT_TARGET if short else rules.game.TARGET
+        settings = TableSettings(players, target, name, public, chat, move_seconds)
+        code, game_id = await _open_game(service, conn, author.ip, settings, version=1)
+        await gamedb.add_seat(conn, game_id, 0, nick, token_hash(token))
+        await gamedb.append_events(
+            conn, game_id, 1, [(EventKind.JOINED, {"seat": 0, "nick": nick})], now
+        )
+    return Seated(code, 0, token)
+
+
+async def join(service: GameService, code: str, nick: str, author: Author) -> Seated:
+    with text_refusals():
+        nick = names.clean_nick(nick)
+    await service.table(code)  # an unknown code is no violation
+    await talk.screen(service, author, [("nick", nick)], nick, code)
+    token = new_token()
+
+    async def decide(
+        conn: AsyncConnection, row: gamedb.GameRow, table: Table
+    ) -> tuple[list[Event], int]:
+        _check_joinable(table)
+        if any(n is not None and names.same_nick(n, nick) for n in table.nicks):
+            raise ServiceError(
+                "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
+            )
+        seat = table.free_seat()
+        assert seat is not None
+        await gamedb.add_seat(conn, row.id, seat, nick, token_hash(token))
+        events: list[Event] = [(EventKind.JOINED, {"seat": seat, "nick": nick})]
+        if sum(n is None for n in table.nicks) == 1:
+            events += service.start_events(table.settings.players)
+        return events, seat
+
+    _, seat = await service.change(code, decide)
+    return Seated(code, seat, token)
+
+
+async def rematch(service: GameService, code: str, seat: int | None, author: Author) -> str:
+    """One click after the game: a new game, same players, same seats, same secrets.
+
+    The new game is made, filled and started in the same transaction that notes it in
+    the old one: a crash leaves either both or neither.
+    """
+    await talk.check_not_blocked(service, author)
+
+    async def decide(
+        conn: AsyncConnection, row: gamedb.GameRow, table: Table
+    ) -> tuple[list[Event], str]:
+        if seat is None:
+            raise ServiceError("spectator", "Rewanż może założyć tylko gracz.", 403)
+        if table.status != GameStatus.FINISHED:
+            raise ServiceError("not_finished", "Rewanż można założyć po końcu gry.", 409)
+        if table.rematch is not None:
+            return [], table.rematch
+        settings = settings_of(row)
+        new_code_, game_id = await _open_game(service, conn, author.ip, settings, version=0)
+        seats = await gamedb.seats_of(conn, row.id)
+        for old in seats:
+            await gamedb.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
+        new_row = await gamedb.game_by_code(conn, new_code_)
+        assert new_row is not None
+        joined: list[Event] = [(EventKind.JOINED, {"seat": s.seat, "nick": s.nick}) for s in seats]
+        await service.append(
+            conn,
+            new_row,
+            empty_table(new_code_, settings),
+            [*joined, *service.start_events(settings.players)],
+        )
+        return [(EventKind.REMATCH, {"code": new_code_})], new_code_
+
+    async with service.create_lock:  # counted with creations, as one of them
+        _, made = await service.change(code, decide)
+    return made
+
+
+async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
+    async with service.engine.connect() as conn:
+        listed = await gamedb.public_games(conn)
+    waiting: list[dict[str, Any]] = []
+    playing: list[dict[str, Any]] = []
+    for row, nicks in listed:
+        entry = {
+            "code": row.code,
+            "name": row.name,
+            "players": row.players,
+            "nicks": nicks,
+            "short": row.target == rules.game.SHORT_TARGET,
+            "chat": row.chat,
+        }
+        (waiting if row.status == GameStatus.WAITING else playing).append(entry)
+    return {"waiting": waiting, "playing": playing}
+
+
+async def _open_game(
+    service: GameService,
+    conn: AsyncConnection,
+    creator_ip: str,
+    settings: TableSettings,
+    version: int,
+) -> tuple[str, int]:
+    """Within the limits, a new waiting game under a fresh code: its code and row id."""
+    await gamedb.lock_creations(conn)  # the other processes' creations wait until we commit
+    await _check_limits(service, conn, creator_ip)
+    code = new_code()
+    while await gamedb.code_exists(conn, code):
+        code = new_code()
+    now = service.now()
+    game_id = await gamedb.insert_game(
+        conn,
+        code=code,
+        status=GameStatus.WAITING,
+        players=settings.players,
+        name=settings.name,
+        public=settings.public,
+        chat=settings.chat,
+        target=settings.target,
+        move_seconds=settings.move_seconds,
+        version=version,
+        created_at=now,
+        updated_at=now,
+        creator_ip=creator_ip,
+    )
+    return code, game_id
+
+
+async def _check_limits(service: GameService, conn: AsyncConnection, creator_ip: str) -> None:
+    """Regulamin §4.3: at most N active games from one address, M in the service.
+
+    And so that a few addresses cannot fill the lobby or churn through games: at most
+    a few games from one address waiting for players, and a bounded number an hour.
+    """
+    settings = service.settings
+    if await gamedb.count_active(conn) >= settings.max_active_games:
+        raise ServiceError(
+            "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
+        )
+    if await gamedb.count_active(conn, creator_ip) >= settings.max_games_per_ip:
+        raise ServiceError(
+            "ip_limit",
+            f"Z Twojego adresu jest już {settings.max_games_per_ip} aktywnych gier. "
+            "Spróbuj później.",
+            429,
+        )
+    if await gamedb.count_waiting(conn, creator_ip) >= settings.max_waiting_games_per_ip:
+        raise ServiceError(
+            "waiting_limit",
+            "Z Twojego adresu czeka już na graczy tyle gier, ile wynosi limit "
+            f"({settings.max_waiting_games_per_ip}). Zaproś kogoś do jednej z nich albo "
+            "poczekaj, aż się zapełnią lub wygasną (po godzinie).",
+            429,
+        )
+    hour_ago = service.now() - HOUR
+    if await gamedb.count_created_since(conn, creator_ip, hour_ago) >= (
+        settings.max_games_per_ip_per_hour
+    ):
+        raise ServiceError(
+            "creation_rate",
+            "Z Twojego adresu założono w ciągu godziny tyle gier, ile wynosi limit "
+            f"({settings.max_games_per_ip_per_hour}). Spróbuj ponownie za jakiś czas.",
+            429,
+        )
+
+
+def _check_joinable(table: Table) -> None:
+    if table.status == GameStatus.CANCELLED:
+        raise ServiceError(EventKind.CANCELLED, "Ta gra została anulowana.", 410)
+    if table.status == GameStatus.FINISHED:
+        raise ServiceError("finished", "Ta gra już się zakończyła.", 409)
+    if table.free_seat() is None:
+        raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)

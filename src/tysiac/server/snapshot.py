@@ -1,0 +1,115 @@
+"""What one viewer is sent: the ``state`` snapshot, built by one pure function.
+
+The rules' view of the seat (``rules.view``, the only place that decides which cards a
+seat may see) plus the table around it: seats and who is connected, the timer, the
+chat. Nothing else serialises a table for a client.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, TypedDict
+
+from tysiac import rules
+from tysiac.rules.view import GameView
+
+from .table import ChatLine, Table
+
+
+class SeatInfo(TypedDict):
+    seat: int
+    nick: str | None
+    connected: bool
+
+
+class GameInfo(TypedDict):
+    code: str
+    name: str | None
+    status: str
+    players: int
+    public: bool
+    chat: bool
+    short: bool
+    move_seconds: int
+    seats: list[SeatInfo]
+    you: int | None
+    time_left_ms: int | None
+    can_chat: bool
+    chat_note: str | None
+    cancelled: str | None
+    rematch: str | None
+
+
+class ChatInfo(TypedDict):
+    seq: int
+    seat: int
+    nick: str | None
+    text: str
+    at: str
+
+
+class StateMessage(TypedDict):
+    type: Literal["state"]
+    v: int
+    game: GameInfo
+    view: GameView | None
+    chat: list[ChatInfo]
+
+
+def chat_refusal(table: Table, seat: int | None) -> str | None:
+    """Why ``seat`` may not write now, or None (Regulamin §4.6)."""
+    if seat is None:
+        return "Widzowie nie mogą pisać na czacie."
+    if not table.settings.chat:
+        return "Czat w tej grze jest wyłączony."
+    if not table.chat_open:
+        return "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach."
+    if table.settings.public and seat not in table.moved:
+        return "W grze publicznej możesz pisać po swoim pierwszym ruchu."
+    return None
+
+
+def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) -> StateMessage:
+    """The full state one connection may see: ``seat`` (None for a spectator), the seats
+    ``online`` now, and the time ``now`` for the timer."""
+    time_left_ms = None
+    if table.deadline is not None:
+        time_left_ms = max(0, int((table.deadline - now).total_seconds() * 1000))
+    settings = table.settings
+    refused = chat_refusal(table, seat)
+    return {
+        "type": "state",
+        "v": table.version,
+        "game": {
+            "code": table.code,
+            "name": settings.name,
+            "status": table.status,
+            "players": settings.players,
+            "public": settings.public,
+            "chat": settings.chat,
+            "short": settings.target == rules.game.SHORT_TARGET,
+            "move_seconds": settings.move_seconds,
+            "seats": [
+                {"seat": s, "nick": nick, "connected": s in online}
+                for s, nick in enumerate(table.nicks)
+            ],
+            "you": seat,
+            "time_left_ms": time_left_ms,
+            "can_chat": refused is None,
+            "chat_note": refused if settings.chat else None,
+            "cancelled": table.cancelled,
+            "rematch": table.rematch,
+        },
+        "view": rules.view(table.game, seat) if table.game is not None else None,
+        "chat": [_chat_line(table, line) for line in table.chat] if settings.chat else [],
+    }
+
+
+def _chat_line(table: Table, line: ChatLine) -> ChatInfo:
+    return {
+        "seq": line.seq,
+        "seat": line.seat,
+        "nick": table.nicks[line.seat],
+        "text": line.text,
+        "at": line.at.isoformat(),
+    }

@@ -1,0 +1,70 @@
+"""The engine, the migrations, and the two helpers the query modules share.
+
+Every query function in the store takes an open ``AsyncConnection`` so the caller
+decides the transaction: one command of a game is one transaction, committed before
+anyone is told about it.
+
+SQLite serves one server process (WAL, ``synchronous=FULL``: a commit is on disk). On
+PostgreSQL several processes share the store: a game's commands are serialised by its
+row lock, creations by an advisory lock, migrations by another; the sweepers' claims
+skip rows that another process holds, and inserts that two processes could race on
+are upserts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Table, event, text
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+# PostgreSQL advisory lock keys (any fixed numbers, the same in every process).
+MIGRATION_LOCK = 1_000_001  # a PostgreSQL advisory lock key (the same in every process)
+
+
+def create_engine(url: str) -> AsyncEngine:
+    engine = create_async_engine(url)
+    if engine.dialect.name == "sqlite":
+        _tune_sqlite(engine.sync_engine)
+    return engine
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk before anyone is told
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+
+def _upgrade(connection: Connection) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        # Processes starting at once: one migrates, the others wait and find nothing to do.
+        await advisory_lock(conn, MIGRATION_LOCK)
+        await conn.run_sync(_upgrade)
+
+
+async def advisory_lock(conn: AsyncConnection, key: int) -> None:
+    """On PostgreSQL, a lock held until the transaction ends; SQLite has one process."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def upsert(conn: AsyncConnection, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """INSERT with ``on_conflict_do_nothing`` / ``on_conflict_do_update`` (both dialects)."""
+    return (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)

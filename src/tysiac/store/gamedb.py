@@ -1,0 +1,287 @@
+"""Games: their rows, seats and event logs; the lobby's counts; timers and deletion.
+
+A game is a row (settings, status, version, deadline) plus an append-only log of
+events. ``game_by_code(lock=True)`` takes the game's row lock (PostgreSQL), which
+serialises one game's commands across processes; ``lock_creations`` serialises
+creations so the per-address limits hold exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .backend import advisory_lock
+from .schema import (
+    ACTIVE,
+    GameStatus,
+    deleted_games,
+    events,
+    games,
+    seats,
+)
+
+CREATION_LOCK = 1_000_002  # a PostgreSQL advisory lock key (the same in every process)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    code: str
+    status: str
+    players: int
+    name: str | None
+    public: bool
+    chat: bool
+    target: int
+    move_seconds: int
+    version: int
+    deadline: datetime | None
+    created_at: datetime
+    started_at: datetime | None
+    updated_at: datetime
+    creator_ip: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    nick: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: datetime
+
+
+def _game(row: Any) -> GameRow:
+    return GameRow(**row._mapping)
+
+
+async def insert_game(conn: AsyncConnection, **values: Any) -> int:
+    result = await conn.execute(insert(games).values(**values).returning(games.c.id))
+    return int(result.scalar_one())
+
+
+async def game_by_code(
+    conn: AsyncConnection, code: str, *, lock: bool = False, skip_locked: bool = False
+) -> GameRow | None:
+    """The game's row; ``lock`` holds it until the transaction ends (PostgreSQL; SQLite
+    has one writer at a time anyway). ``skip_locked`` gives None while another holds it."""
+    query = select(games).where(games.c.code == code)
+    if lock:
+        query = query.with_for_update(skip_locked=skip_locked)
+    row = (await conn.execute(query)).first()
+    return _game(row) if row is not None else None
+
+
+async def lock_creations(conn: AsyncConnection) -> None:
+    """Creations one at a time across processes: exact limits, a fresh code without races."""
+    await advisory_lock(conn, CREATION_LOCK)
+
+
+async def code_exists(conn: AsyncConnection, code: str) -> bool:
+    """Whether a game, or the notice of a deleted one, holds the code."""
+    in_games = select(games.c.code).where(games.c.code == code)
+    noticed = select(deleted_games.c.code).where(deleted_games.c.code == code)
+    return (await conn.execute(in_games.union_all(noticed))).first() is not None
+
+
+async def update_game(conn: AsyncConnection, game_id: int, **values: Any) -> None:
+    await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+
+async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
+    rows = await conn.execute(
+        select(seats.c.seat, seats.c.nick, seats.c.token_hash)
+        .where(seats.c.game_id == game_id)
+        .order_by(seats.c.seat)
+    )
+    return [SeatRow(r.seat, r.nick, r.token_hash) for r in rows]
+
+
+async def add_seat(
+    conn: AsyncConnection, game_id: int, seat: int, nick: str, token_hash: str
+) -> None:
+    await conn.execute(
+        insert(seats).values(game_id=game_id, seat=seat, nick=nick, token_hash=token_hash)
+    )
+
+
+async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list[EventRow]:
+    rows = await conn.execute(
+        select(events.c.seq, events.c.kind, events.c.data, events.c.at)
+        .where(events.c.game_id == game_id, events.c.seq > after)
+        .order_by(events.c.seq)
+    )
+    return [EventRow(r.seq, r.kind, r.data, r.at) for r in rows]
+
+
+async def append_events(
+    conn: AsyncConnection,
+    game_id: int,
+    first_seq: int,
+    new: Sequence[tuple[str, dict[str, Any]]],
+    at: datetime,
+) -> None:
+    await conn.execute(
+        insert(events),
+        [
+            {"game_id": game_id, "seq": first_seq + i, "kind": kind, "data": data, "at": at}
+            for i, (kind, data) in enumerate(new)
+        ],
+    )
+
+
+async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> int:
+    query = select(func.count()).select_from(games).where(games.c.status.in_(ACTIVE))
+    if creator_ip is not None:
+        query = query.where(games.c.creator_ip == creator_ip)
+    return int(await conn.scalar(query) or 0)
+
+
+async def count_waiting(conn: AsyncConnection, creator_ip: str) -> int:
+    """Games from this address still waiting for players."""
+    query = select(func.count()).select_from(games)
+    query = query.where(games.c.creator_ip == creator_ip, games.c.status == GameStatus.WAITING)
+    return int(await conn.scalar(query) or 0)
+
+
+async def count_created_since(conn: AsyncConnection, creator_ip: str, since: datetime) -> int:
+    """Games (rematches too) this address created since ``since``, however they ended."""
+    query = select(func.count()).select_from(games)
+    query = query.where(games.c.creator_ip == creator_ip, games.c.created_at > since)
+    return int(await conn.scalar(query) or 0)
+
+
+async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[GameRow, list[str]]]:
+    """Public games waiting or being played, newest first, with their players' nicks."""
+    rows = await conn.execute(
+        select(games)
+        .where(games.c.public.is_(True), games.c.status.in_(ACTIVE))
+        .order_by(games.c.created_at.desc())
+        .limit(limit)
+    )
+    listed = [_game(row) for row in rows]
+    nicks: dict[int, list[str]] = {game.id: [] for game in listed}
+    if nicks:
+        seated = await conn.execute(
+            select(seats.c.game_id, seats.c.nick)
+            .where(seats.c.game_id.in_(list(nicks)))
+            .order_by(seats.c.game_id, seats.c.seat)
+        )
+        for row in seated:
+            nicks[row.game_id].append(row.nick)
+    return [(game, nicks[game.id]) for game in listed]
+
+
+async def due_moves(conn: AsyncConnection, now: datetime, limit: int = 100) -> list[str]:
+    """Codes of games whose pending move is past its deadline."""
+    rows = await conn.execute(
+        select(games.c.code)
+        .where(games.c.status == GameStatus.PLAYING, games.c.deadline <= now)
+        .order_by(games.c.deadline)
+        .limit(limit)
+    )
+    return [r.code for r in rows]
+
+
+async def expired(
+    conn: AsyncConnection, waiting_before: datetime, playing_before: datetime
+) -> list[str]:
+    """Codes of games past their lifetime (R31): never filled, or never finished."""
+    rows = await conn.execute(
+        select(games.c.code).where(
+            ((games.c.status == GameStatus.WAITING) & (games.c.created_at <= waiting_before))
+            | ((games.c.status == GameStatus.PLAYING) & (games.c.started_at <= playing_before))
+        )
+    )
+    return [r.code for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Why a game was deleted: ``expired``, or ``removed`` by the operator with a message."""
+
+    code: str
+    reason: str
+    message: str | None
+    at: datetime
+
+
+async def deletion_notice(conn: AsyncConnection, code: str) -> Notice | None:
+    """Why a game of this code was deleted, while the notice is kept."""
+    row = (await conn.execute(select(deleted_games).where(deleted_games.c.code == code))).first()
+    if row is None:
+        return None
+    return Notice(row.code, row.reason, row.message, row.at)
+
+
+async def notices_since(conn: AsyncConnection, since: datetime) -> list[Notice]:
+    """Games deleted since ``since`` (by the sweeper of any process, or the operator)."""
+    rows = await conn.execute(select(deleted_games).where(deleted_games.c.at >= since))
+    return [Notice(r.code, r.reason, r.message, r.at) for r in rows]
+
+
+async def remove_game(conn: AsyncConnection, code: str, message: str, now: datetime) -> bool:
+    """The operator deletes a game at once; only its code, the time and the reason stay."""
+    game_id = await conn.scalar(select(games.c.id).where(games.c.code == code).with_for_update())
+    if game_id is None:
+        return False
+    await conn.execute(delete(events).where(events.c.game_id == game_id))
+    await conn.execute(delete(seats).where(seats.c.game_id == game_id))
+    await conn.execute(delete(games).where(games.c.id == game_id))
+    await conn.execute(delete(deleted_games).where(deleted_games.c.code == code))
+    await conn.execute(
+        insert(deleted_games).values(code=code, reason="removed", message=message, at=now)
+    )
+    return True
+
+
+async def forget_notices(conn: AsyncConnection, before: datetime) -> None:
+    await conn.execute(delete(deleted_games).where(deleted_games.c.at <= before))
+
+
+async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: datetime) -> list[str]:
+    """Delete finished and cancelled games (with their log and chat) not changed since.
+
+    A notice of each (code, time, reason) stays behind for a week. The games are
+    claimed first: rows another process's sweeper holds are left to it.
+    """
+    claimed = (
+        await conn.execute(
+            select(games.c.id, games.c.code)
+            .where(
+                games.c.status.in_((GameStatus.FINISHED, GameStatus.CANCELLED)),
+                games.c.updated_at <= changed_before,
+            )
+            .with_for_update(skip_locked=True)
+        )
+    ).all()
+    ids, codes = [r.id for r in claimed], [r.code for r in claimed]
+    if ids:
+        await conn.execute(delete(events).where(events.c.game_id.in_(ids)))
+        await conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
+        await conn.execute(delete(games).where(games.c.id.in_(ids)))
+        await conn.execute(
+            insert(deleted_games), [{"code": c, "reason": "expired", "at": now} for c in codes]
+        )
+    return codes
+
+
+async def cancel_broken(conn: AsyncConnection, code: str, now: datetime) -> None:
+    """Cancel a game without an event (its log no longer folds): not due, deleted later."""
+    await conn.execute(
+        update(games)
+        .where(games.c.code == code)
+        .values(status=GameStatus.CANCELLED, deadline=None, updated_at=now)
+    )

@@ -1,0 +1,60 @@
+"""The anonymous daily statistics, and the few values the server keeps for itself."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from .backend import upsert
+from .schema import (
+    daily_stats,
+    server_values,
+)
+
+
+async def count_day(conn: AsyncConnection, day: str, *, started: int, finished: int) -> None:
+    """Add to one day's counts of games started and finished."""
+    statement = upsert(conn, daily_stats).values(day=day, started=started, finished=finished)
+    await conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[daily_stats.c.day],
+            set_={
+                "started": daily_stats.c.started + started,
+                "finished": daily_stats.c.finished + finished,
+            },
+        )
+    )
+
+
+async def days(conn: AsyncConnection, since: str) -> list[tuple[str, int, int]]:
+    rows = await conn.execute(
+        select(daily_stats).where(daily_stats.c.day >= since).order_by(daily_stats.c.day)
+    )
+    return [(r.day, r.started, r.finished) for r in rows]
+
+
+async def forget_days(conn: AsyncConnection, before: str) -> None:
+    await conn.execute(delete(daily_stats).where(daily_stats.c.day < before))
+
+
+async def set_server_value(conn: AsyncConnection, name: str, value: str) -> bool:
+    """Set a value unless it already holds ``value``: True when this call changed it (so,
+    of processes racing to set the same value, exactly one gets True)."""
+    statement = upsert(conn, server_values).values(name=name, value=value)
+    result = await conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[server_values.c.name],
+            set_={"value": value},
+            where=server_values.c.value != value,
+        )
+    )
+    return result.rowcount == 1
+
+
+async def take_server_value(conn: AsyncConnection, name: str) -> str | None:
+    """Read a server value and delete it (in the caller's transaction)."""
+    where = server_values.c.name == name
+    value = await conn.scalar(select(server_values.c.value).where(where))
+    if value is not None:
+        await conn.execute(delete(server_values).where(where))
+    return None if value is None else str(value)
