@@ -3,7 +3,6 @@ one game on different processes, as behind a proxy without sticky sessions."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -87,11 +86,17 @@ def test_presence_counts_the_connections_of_every_process(cluster: Cluster) -> N
     ola_on_b.close()
     for watcher in watchers:
         until(watcher, lambda s: connected(s) == [True, False, False])
+    seen = [len(watcher.messages) for watcher in watchers]
     ala_on_b = cluster.b.client(code, created["token"])  # a second tab, on the other process
     ala_on_a.close()
-    time.sleep(0.5)
-    for watcher in watchers:
-        watcher.drain(0.1)
+    # Each change of presence (B's open, then A's close) reaches every watcher as a state:
+    # after the second one, A has dealt with the close, and the seat is still connected.
+    for watcher, before in zip(watchers, seen, strict=True):
+
+        def states(w: Client = watcher, n: int = before) -> int:
+            return sum(m["type"] == "state" for m in w.messages[n:])
+
+        watcher.wait(lambda m, count=states: count() >= 2)
         assert connected(watcher.state) == [True, False, False]
     ala_on_b.close()
     for watcher in watchers:

@@ -38,8 +38,8 @@ from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
 from .moderation import Author
 from .security import token_matches
 from .snapshot import StateMessage, snapshot
+from .table import PublicEvent, Table, apply_event, deck_event, empty_table, public_event
 from .table import Settings as TableSettings
-from .table import Table, apply_event, deck_event, empty_table, public_event
 from .throttle import Throttle
 
 Event = tuple[str, dict[str, Any]]
@@ -190,11 +190,12 @@ class GameService:
 
     async def append(
         self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
-    ) -> tuple[Table, list[dict[str, Any]]]:
+    ) -> tuple[Table, list[PublicEvent]]:
         """Fold the new events into the table, store them and the row: the table, and what
         every viewer may learn of each event."""
         now = self.now()
-        table, published = before, []
+        table = before
+        published: list[PublicEvent] = []
         for kind, data in new:
             after = apply_event(table, kind, data, now)
             published.append(public_event(table, after, kind, data))

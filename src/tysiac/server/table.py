@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Required, TypedDict, cast
 
 from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
@@ -127,13 +127,40 @@ def deck_event(deck: list[int]) -> tuple[str, dict[str, Any]]:
     return EventKind.DEALT, {"deck": [card_code(c) for c in deck]}
 
 
-def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+class PublicEvent(TypedDict, total=False):
+    """What every viewer is told of one event (the ``events`` of an ``event`` message).
+
+    ``kind`` is the stored kind, or for a move its action type (``bid``, ``play``,
+    ``timeout``…); the other keys are those of that kind (docs/protocol.md §8).
+    """
+
+    kind: Required[str]
+    seat: int  # joined, chat, a move
+    nick: str  # joined
+    first_dealer: int  # started
+    dealer: int | None  # dealt
+    value: int  # bid, declare
+    index: int  # musik
+    card: str  # play
+    walkover: bool  # timeout: the third in a row lost the game (R29)
+    move: PublicEvent  # timeout: the move the server made for the seat (R28)
+    text: str  # chat
+    chat_open: bool  # chat_rejected
+    reason: str  # cancelled
+    code: str  # rematch
+
+
+def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> PublicEvent:
     """What every viewer may learn of an event: no deck, no given or discarded card."""
     match kind:
+        case EventKind.JOINED:
+            return {"kind": kind, "seat": data["seat"], "nick": data["nick"]}
+        case EventKind.STARTED:
+            return {"kind": kind, "first_dealer": data["first_dealer"]}
         case EventKind.DEALT:
             hand = after.game.hand if after.game else None
-            return {"kind": "dealt", "dealer": hand.dealer if hand else None}
-        case "move":
+            return {"kind": kind, "dealer": hand.dealer if hand else None}
+        case EventKind.MOVE:
             public = _public_action(data)
             if public["kind"] == "timeout" and before.game is not None:
                 auto = rules.auto_action(before.game)
@@ -143,15 +170,19 @@ def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -
                     public["move"] = _public_action(rules.action_to_json(auto))
             return public
         case EventKind.CHAT:
-            return {"kind": "chat", "seat": data["seat"], "text": data["text"]}
+            return {"kind": kind, "seat": data["seat"], "text": data["text"]}
         case EventKind.CHAT_REJECTED:
-            return {"kind": "chat_rejected", "chat_open": after.chat_open}
-        case EventKind.STARTED:
-            return {"kind": "started", "first_dealer": data["first_dealer"]}
-    return {"kind": kind, **data}
+            return {"kind": kind, "chat_open": after.chat_open}
+        case EventKind.CANCELLED:
+            return {"kind": kind, "reason": data["reason"]}
+        case EventKind.REMATCH:
+            return {"kind": kind, "code": data["code"]}
+    raise ValueError(f"Unknown event kind {kind!r}.")
 
 
-def _public_action(data: dict[str, Any]) -> dict[str, Any]:
+def _public_action(data: dict[str, Any]) -> PublicEvent:
     """A move as an event: what the rules say every viewer may see, ``type`` as ``kind``."""
     public = rules.public_action(data)
-    return {"kind": public.pop("type"), **public}
+    event: PublicEvent = {"kind": public.pop("type")}
+    event.update(cast(PublicEvent, public))
+    return event
