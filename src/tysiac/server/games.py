@@ -11,6 +11,8 @@ log by version, and a sweeper runs in every process (``sweeper.py``).
 
 The other commands live beside this module, by job: ``lobby`` (create, join,
 rematch), ``talk`` (chat, reports), ``sweeper`` (timeouts, lifetimes, retention).
+A little over 300 lines: the write path and the commands of play that use it directly
+(move, due, expire) are read together.
 """
 
 from __future__ import annotations
