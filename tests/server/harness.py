@@ -37,6 +37,7 @@ from tysiac.server.serving import build_server
 from ..services import fresh_database, redis_url_or_skip
 
 Message = dict[str, Any]
+JSON_TYPE = {"Content-Type": "application/json"}  # what every POST must say
 
 
 @dataclass

@@ -25,9 +25,8 @@ from websockets.sync.client import connect
 from tysiac.server.config import ConfigError, Settings
 from tysiac.server.security import ip_hash
 
-from .harness import FakeClock, LiveServer, ProcessServer, live_server
+from .harness import JSON_TYPE, FakeClock, LiveServer, ProcessServer, live_server
 
-JSON_TYPE = {"Content-Type": "application/json"}
 MB = 1024 * 1024
 
 

@@ -34,9 +34,7 @@ from .contact_kit import (
     run_async,
 )
 from .contact_kit import contact_settings as kit_settings
-from .harness import FakeClock, LiveServer, live_server
-
-JSON_TYPE = {"Content-Type": "application/json"}
+from .harness import JSON_TYPE, FakeClock, LiveServer, live_server
 
 STRANGER = "stranger@example.net"
 PLAINTEXT = (

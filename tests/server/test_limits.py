@@ -11,9 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from .harness import live_server
-
-JSON_TYPE = {"Content-Type": "application/json"}
+from .harness import JSON_TYPE, live_server
 
 
 def error_of(response: Any) -> dict[str, str]:

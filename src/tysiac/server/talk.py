@@ -6,6 +6,8 @@ raised; the consequences are ``moderation``'s.
 
 from __future__ import annotations
 
+import contextlib
+
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac.store import gamedb, moderationdb
@@ -19,9 +21,13 @@ from .snapshot import chat_refusal
 from .table import Table
 
 
-async def check_not_blocked(service: GameService, author: Author) -> None:
-    """Refuse a blocked device or address (403), saying until when."""
-    async with service.engine.connect() as conn:
+async def check_not_blocked(
+    service: GameService, author: Author, conn: AsyncConnection | None = None
+) -> None:
+    """Refuse a blocked device or address (403), saying until when; in ``conn`` if given."""
+    async with contextlib.AsyncExitStack() as stack:
+        if conn is None:
+            conn = await stack.enter_async_context(service.engine.connect())
         try:
             await moderation.check_not_blocked(conn, author, service.now())
         except Refused as blocked:
@@ -65,14 +71,16 @@ async def chat(
         assert seat is not None
         with text_refusals():
             line = names.clean_chat(text)
-        now = service.now()
-        try:
-            await moderation.check_not_blocked(conn, author, now)
-        except Refused as blocked:
-            raise refusal(blocked) from None
+        await check_not_blocked(service, author, conn)
         if moderation.is_vulgar(line):
             violation = await moderation.record_violation(
-                conn, author, now, field="chat", text=line, nick=table.nicks[seat], code=code
+                conn,
+                author,
+                service.now(),
+                field="chat",
+                text=line,
+                nick=table.nicks[seat],
+                code=code,
             )
             return [(EventKind.CHAT_REJECTED, {"seat": seat})], violation  # raised once committed
         return [(EventKind.CHAT, {"seat": seat, "text": line, "device": author.device})], None

@@ -24,6 +24,8 @@ import secrets
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.server import ServerState
 
+from ..errors import ServiceError
+from ..protocol import error_body
 from ..security import ip_hash
 from .logs import LogEvery, held_back
 
@@ -48,7 +50,8 @@ def descriptor_capacity() -> int:
 
 def error_response(status: int, code: str, message: str, *extra: tuple[str, str]) -> bytes:
     """A whole HTTP/1.1 response in the project's error shape, closing the connection."""
-    body = json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False).encode()
+    refusal = ServiceError(code, message, status)
+    body = json.dumps(error_body(refusal), ensure_ascii=False).encode()
     headers = [
         ("Content-Type", "application/json"),
         ("Content-Length", str(len(body))),
