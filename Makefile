@@ -73,8 +73,8 @@ run: install assets
 	$(BIN)/python -m tysiac.server --host $(HOST) --port $(PORT)
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy --strict src
 
 test: lint assets $(CHROMIUM) $(GPG) /usr/share/dict/polish

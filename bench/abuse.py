@@ -164,11 +164,12 @@ async def honest_game(base: str, stop: float, stats: Honest, n: int) -> None:
     began = now()
     async with client(base, HONEST) as http:
         game, error = await post(http, "/api/games", {"nick": f"Ala{n}", "players": 3})
-        tokens = [game["token"]] if game else []
-        while game and not error and len(tokens) < 3:
+    tokens = [game["token"]] if game else []
+    while game and not error and len(tokens) < 3:
+        async with client(base, HONEST) as http:  # a browser each: a device holds one seat
             path, nick = f"/api/games/{game['code']}/join", f"Bob{len(tokens)}"
             joined, error = await post(http, path, {"nick": nick})
-            tokens += [joined["token"]] if joined else []
+        tokens += [joined["token"]] if joined else []
     if error:
         stats.errors[f"create/join {error}"] += 1
         return
@@ -376,7 +377,9 @@ async def attack_lobby(base: str, stop: float) -> str:
                 game, error = await post(http, "/api/games", {"nick": "Lobby", "players": 2})
                 results[error or "created"] += 1
                 if game:
-                    _, error = await post(http, f"/api/games/{game['code']}/join", {"nick": "X"})
+                    async with client(base, address) as joiner:  # a device holds one seat
+                        path = f"/api/games/{game['code']}/join"
+                        _, error = await post(joiner, path, {"nick": "X"})
                     results[f"join {error}" if error else "filled"] += 1
 
     with contextlib.suppress(TimeoutError):

@@ -1,66 +1,220 @@
-"""First-load page weight: bytes a fresh browser downloads for the home page and a game page.
+"""First-load page weight: what a first visit to a game page downloads, gzipped.
 
-    python bench/page_weight.py
+    python bench/page_weight.py [--url http://127.0.0.1:8000] [--code ABCDEF] [--browser]
 
-Loads ``/`` and then ``/g/CODE`` (a waiting game) in a new Chromium context with an
-empty cache and sums the bodies of every response as transferred (after compression),
-reporting fonts separately.
+Starts a throwaway server (or uses ``--url``), creates a game through the API (or uses
+``--code``) and fetches ``/g/CODE`` and every resource it loads on a first visit: the
+HTML, what it links (stylesheet, manifest, icons) and its scripts, the images the CSS
+names (``url()``), and the JS modules, followed import by import (``import … from
+"./x.js"``, ``export … from``, ``import "./x.js"``). Fonts (woff, woff2, ttf, otf: loaded
+only with the "Wyraźna" font) and sounds (only with sounds on) are left out. Each body
+is gzipped at level 6, as a typical server or proxy sends it, and the total is checked
+against the budget: 100 KB (102,400 bytes) gzipped. The home page is weighed the same
+way. Listed apart, and not counted: what the service worker fetches after the page has
+loaded (its script and the precache it installs, fonts left out), and what is loaded
+on demand (modules behind ``import()``, the sounds).
+
+``--browser`` also loads the game page in Chromium with an empty cache and compares its
+requests with the list above (a request the walk missed means the walk is wrong).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
-from collections import defaultdict
+import gzip
+import re
+import sys
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import httpx
-from playwright.sync_api import Response, sync_playwright
 
 from local_server import running_server
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+BUDGET = 100 * 1024  # bytes, gzipped
+LEVEL = 6
+FONTS = (".woff", ".woff2", ".ttf", ".otf")
+SOUNDS = Path(__file__).resolve().parents[1] / "src" / "tysiac" / "web" / "static" / "sounds"
+
+STATIC_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']""",
+    re.M,
+)
+DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["']([^"']+)["']\s*\)""")
+REGISTER = re.compile(r"""serviceWorker\.register\(\s*["']([^"']+)["']""")
+CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
+LINKED = {"stylesheet", "manifest", "icon", "apple-touch-icon", "preload", "modulepreload"}
 
 
-def weigh(browser: object, url: str) -> dict[str, int]:
-    context = browser.new_context()  # type: ignore[attr-defined]
-    page = context.new_page()
-    sizes: dict[str, int] = defaultdict(int)
+class Links(HTMLParser):
+    """The URLs an HTML page loads by itself: linked files, scripts and images."""
 
-    def count(response: Response) -> None:
-        if response.url.startswith("ws"):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str]] = []  # (kind, url)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "link" and LINKED & set(a.get("rel", "").lower().split()) and a.get("href"):
+            self.found.append(("css" if "stylesheet" in a["rel"] else "file", a["href"]))
+        elif tag == "script" and a.get("src"):
+            self.found.append(("js", a["src"]))
+        elif tag == "img" and a.get("src"):
+            self.found.append(("file", a["src"]))
+
+
+def gzipped(body: bytes) -> int:
+    return len(gzip.compress(body, compresslevel=LEVEL, mtime=0))
+
+
+def left_out(path: str) -> bool:
+    return path.endswith(FONTS) or path.startswith("/static/sounds/")
+
+
+class Walk:
+    """Fetch a page and what it loads, following stylesheets and imports."""
+
+    def __init__(self, http: httpx.Client) -> None:
+        self.http = http
+        self.bodies: dict[str, bytes] = {}
+        self.on_demand: set[str] = set()
+        self.workers: set[str] = set()
+
+    def fetch(self, path: str) -> bytes:
+        if path not in self.bodies:
+            response = self.http.get(path)
+            response.raise_for_status()
+            self.bodies[path] = response.content
+        return self.bodies[path]
+
+    def page(self, path: str) -> None:
+        links = Links()
+        links.feed(self.fetch(path).decode("utf-8"))
+        for kind, url in links.found:
+            self.resource(kind, urljoin(path, url))
+
+    def resource(self, kind: str, path: str) -> None:
+        if urlsplit(path).netloc:
+            return  # another site's file (there are none: the CSP allows only 'self')
+        path = urlsplit(path).path
+        if left_out(path) or path in self.bodies:
             return
-        kind = "font" if response.url.endswith((".woff2", ".woff")) else "other"
-        with contextlib.suppress(Exception):  # redirects and aborted requests have no body
-            response.finished()
-            transferred = response.request.sizes()["responseBodySize"]  # as sent, compressed
-            sizes[kind] += transferred
+        text = self.fetch(path).decode("utf-8", errors="replace")
+        if kind == "css":
+            for url in CSS_URL.findall(text):
+                if not url.startswith("data:"):
+                    self.resource("file", urljoin(path, url))
+        elif kind == "js":
+            for target in (a or b for a, b in STATIC_IMPORT.findall(text)):
+                self.resource("js", urljoin(path, target))
+            self.on_demand |= {urljoin(path, t) for t in DYNAMIC_IMPORT.findall(text)}
+            self.workers |= {urljoin(path, t) for t in REGISTER.findall(text)}
 
-    page.on("response", count)
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
-    context.close()
-    return dict(sizes)
+
+def table(rows: dict[str, bytes], title: str) -> tuple[int, int]:
+    print(title)
+    print(f"  {'path':<44} {'raw bytes':>11} {'gzip bytes':>11}")
+    raw = packed = 0
+    for path, body in rows.items():
+        size = gzipped(body)
+        raw, packed = raw + len(body), packed + size
+        print(f"  {path:<44} {len(body):>11,} {size:>11,}")
+    print(f"  {'total':<44} {raw:>11,} {packed:>11,}")
+    return raw, packed
 
 
-def main() -> None:
-    with running_server() as base, sync_playwright() as playwright:
-        code = httpx.post(f"{base}/api/games", json={"nick": "Ala", "players": 3}).json()["code"]
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        for name, url in (("home", f"{base}/"), ("game", f"{base}/g/{code}")):
-            sizes = weigh(browser, url)
-            print(
-                f"{name:5} {sizes.get('other', 0):>9,} bytes without fonts, "
-                f"{sizes.get('font', 0):>9,} bytes of fonts"
-            )
+def weigh(http: httpx.Client, path: str, label: str) -> Walk:
+    walk = Walk(http)
+    walk.page(path)
+    _, packed = table(walk.bodies, f"{label} {path}, first visit (gzip -{LEVEL})")
+    verdict = "yes" if packed <= BUDGET else "NO"
+    print(f"  within the budget of {BUDGET:,} bytes gzipped: {verdict}\n")
+    return walk
+
+
+def after_load(http: httpx.Client, walk: Walk) -> None:
+    """The service worker's script and the files it precaches that the page did not load."""
+    extra = Walk(http)
+    for worker in sorted(walk.workers):
+        source = extra.fetch(worker).decode("utf-8")
+        shell = re.search(r"const SHELL = \[(.*?)\];", source, re.S)
+        for url in re.findall(r"""["']([^"']+)["']""", shell.group(1) if shell else ""):
+            if url not in walk.bodies and not left_out(url):
+                extra.fetch(url)
+    if extra.bodies:
+        table(extra.bodies, "After load, the service worker (not counted above; fonts left out)")
+        print()
+
+
+def on_demand(http: httpx.Client, walk: Walk) -> None:
+    rows = {path: Walk(http).fetch(path) for path in sorted(walk.on_demand - walk.bodies.keys())}
+    rows |= {f"/static/sounds/{p.name}": http.get(f"/static/sounds/{p.name}").content
+             for p in sorted(SOUNDS.glob("*.wav"))}  # fmt: skip
+    table(rows, "Loaded on demand (not counted above): import(), sounds once turned on")
+
+
+def in_the_browser(base: str, path: str, walked: set[str]) -> None:
+    """Chromium's own requests for the page, against the walk's list."""
+    from playwright.sync_api import Response, sync_playwright  # only with --browser
+
+    seen: dict[str, int] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_context().new_page()
+
+        def count(response: Response) -> None:
+            url = urlsplit(response.url)
+            if url.scheme.startswith("http") and not url.path.startswith("/api/"):
+                with contextlib.suppress(Exception):  # aborted requests have no sizes
+                    seen[url.path] = response.request.sizes()["responseBodySize"]
+
+        page.on("response", count)
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
         browser.close()
+    counted = {p: s for p, s in seen.items() if not left_out(p)}
+    print(f"\nChromium, {path}: {len(counted)} requests, {sum(counted.values()):,} bytes as sent")
+    print(f"  (by this server's own compression; fonts and sounds: {len(seen) - len(counted)})")
+    for name, paths in (("missed by the walk", counted.keys() - walked),
+                        ("walked, not requested", walked - seen.keys())):  # fmt: skip
+        print(f"  {name}: {', '.join(sorted(paths)) or 'none'}")
+
+
+@contextlib.contextmanager
+def server(url: str | None) -> Iterator[str]:
+    if url:
+        yield url.rstrip("/")
+    else:
+        with running_server() as base:
+            yield base
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--code", help="an existing game (default: create one)")
+    parser.add_argument("--browser", action="store_true", help="compare with Chromium")
+    args = parser.parse_args()
+    with server(args.url) as base, httpx.Client(base_url=base, timeout=10) as http:
+        code = args.code
+        if not code:
+            created = http.post("/api/games", json={"nick": "Ala", "players": 3})
+            created.raise_for_status()
+            code = created.json()["code"]
+        game = weigh(http, f"/g/{code}", "Game page")
+        home = weigh(http, "/", "Home page")
+        after_load(http, game)
+        on_demand(http, game)
+        if args.browser:
+            in_the_browser(base, f"/g/{code}", set(game.bodies))
+    within = sum(gzipped(b) for b in game.bodies.values()) <= BUDGET
+    return 0 if within and home.bodies else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -85,10 +85,11 @@ async def run(bases: list[str], games: int, players: int, seconds: float) -> Non
                 await http.post("/api/games", json={"nick": "Bot0", "players": players})
             ).json()
             tokens = [created["token"]]
-            for seat in range(1, players):
-                joined = await http.post(
-                    f"/api/games/{created['code']}/join", json={"nick": f"Bot{seat}"}
-                )
+            for seat in range(1, players):  # a client each: one device holds one seat a table
+                async with httpx.AsyncClient(base_url=bases[0], timeout=30) as seat_http:
+                    joined = await seat_http.post(
+                        f"/api/games/{created['code']}/join", json={"nick": f"Bot{seat}"}
+                    )
                 tokens.append(joined.json()["token"])
             tables.append((created["code"], tokens))
     latencies: list[float] = []

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from .harness import STRONG_DECK, FakeClock, live_server, play_until, simple_move
+from .harness import (
+    STRONG_DECK,
+    Client,
+    FakeClock,
+    Message,
+    live_server,
+    play_until,
+    settle,
+    simple_move,
+)
 
 CARD = re.compile(r'"([9JQKTA][SCDH])"')
 
@@ -194,3 +204,73 @@ def test_links_use_the_address_the_player_came_by(tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         created = server.create("Ala", 2)
         assert created["link"] == f"{server.base}/g/{created['code']}"
+
+
+def told_live(client: Client) -> list[Message]:
+    """The game events a connection was told in ``event`` messages, each with its version."""
+    told = []
+    for message in client.messages:
+        if message["type"] == "event":
+            first = message["v"] - len(message["events"]) + 1
+            told += [{**event, "v": first + i} for i, event in enumerate(message["events"])]
+    return [event for event in told if event["kind"] not in ("chat", "chat_rejected")]
+
+
+def test_the_move_log_survives_a_reload_and_is_what_was_told_live(tmp_path: Path) -> None:
+    with live_server(tmp_path, deck=STRONG_DECK, hand_pause_seconds=60) as server:
+        created = server.create("Gracz0", 3)
+        code = created["code"]
+        watcher = server.client(code)  # from before the start: it is told every later event
+        tokens = [created["token"], *(server.join(code, f"Gracz{s}")["token"] for s in (1, 2))]
+        clients = [server.client(code, token) for token in tokens]
+        clients[1].send({"type": "chat", "text": "powodzenia"})
+        play_until(clients, lambda s: s["view"]["hand"]["phase"] == "over")
+        settle([*clients, watcher])
+        log = [*watcher.messages[0]["log"], *told_live(watcher)]
+        assert [e["kind"] for e in log[:5]] == ["joined", "joined", "joined", "started", "dealt"]
+        assert "chat" not in {e["kind"] for e in log} and len(log) == watcher.state["v"] - 1
+        assert watcher.state["log"] == log
+        reloaded, late = server.client(code, tokens[1]), server.client(code)
+        assert reloaded.state["log"] == late.state["log"] == log
+        # What the client used to read off two states is in the events themselves.
+        view = watcher.view
+        plays = [e for e in log if e["kind"] == "play"]
+        assert [("took" in e) for e in plays] == [i % 3 == 2 for i in range(24)]  # 8 tricks
+        took = Counter(e["took"] for e in plays if "took" in e)
+        assert [took[seat] for seat in range(3)] == view["hand"]["tricks"]
+        assert plays[-1]["took"] == view["hand"]["last_trick"]["winner"]
+        melds = [e["meld"] for e in log if "meld" in e]
+        assert melds == view["hand"]["melds"] and melds[0]["value"] in (40, 100)
+        assert [e for e in log if "result" in e] == [plays[-1]] and plays[-1]["result"] == 0
+        assert len(view["results"]) == 1
+
+
+def test_the_move_log_keeps_the_last_100_game_events(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(2)
+        clients = [server.client(code, token) for token in tokens]
+        play_until(clients, lambda s: s["v"] > 110)
+        settle(clients)
+        state = server.client(code).state
+        versions = [e["v"] for e in state["log"]]
+        assert versions == list(range(state["v"] - 99, state["v"] + 1))
+
+
+def test_a_completed_trick_stays_shown_for_a_moment(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock, deck=STRONG_DECK) as server:
+        code, tokens = server.full_table(3)
+        clients = [server.client(code, token) for token in tokens]
+        play_until(clients, lambda s: len(s["view"]["hand"]["trick"]) == 2)
+        version = settle(clients)
+        assert clients[0].state["game"]["trick_shown_ms"] is None  # no trick completed yet
+        clock.advance(seconds=61)  # the trick's last card comes from the server (R28)
+        state = clients[0].wait_state(lambda s: s["v"] > version)
+        assert state["view"]["hand"]["trick"] == [] and state["game"]["trick_shown_ms"] == 1500
+        timeout = state["log"][-1]
+        assert timeout["kind"] == "timeout" and timeout["move"]["kind"] == "play"
+        assert timeout["took"] == state["view"]["hand"]["last_trick"]["winner"]
+        clock.advance(seconds=1)
+        assert server.client(code).state["game"]["trick_shown_ms"] == 500
+        clock.advance(milliseconds=500)
+        assert server.client(code).state["game"]["trick_shown_ms"] is None

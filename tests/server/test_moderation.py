@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -352,3 +353,46 @@ def test_the_same_words_from_two_players_are_two_reports(tmp_path: Path) -> None
             "Gracz0",
             "Gracz1",
         }
+
+
+def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
+    with moderated(tmp_path) as (server, _clock):
+        ala, ola = Device(server), Device(server, "198.51.100.2")
+        created = ala.create("Ala", players=4).json()
+        code = created["code"]
+        again = ala.join(code, "Alicja")
+        assert again.status_code == 409
+        assert error(again) == {
+            "code": "already_seated",
+            "message": "Już siedzisz przy tym stole jako Ala.",
+        }
+        assert ola.join(code, "Ola").json()["seat"] == 1  # another browser sits down
+        # Without a valid cookie the address stands in for the device, and many clients
+        # share an address: they are not one browser.
+        forged = {"Cookie": f"ivoca_did={'A' * 22}.{'B' * 22}"}
+        for seat, nick in ((2, "Ela"), (3, "Iza")):
+            with httpx.Client(base_url=server.base, headers=forged) as http:
+                joined = http.post(f"/api/games/{code}/join", json={"nick": nick})
+                assert joined.status_code == 200 and joined.json()["seat"] == seat
+        full = ola.join(code, "Ola2")  # a full table: still told where it sits
+        assert error(full) == {
+            "code": "already_seated",
+            "message": "Już siedzisz przy tym stole jako Ola.",
+        }
+        assert ala.http.get(f"/api/games/{code}").json()["nicks"] == ["Ala", "Ola", "Ela", "Iza"]
+
+        # The joiners' device hashes stay in the log: never in a message.
+        with sqlite3.connect(tmp_path / "test.db") as db:
+            rows = db.execute("select data from events where kind = 'joined' order by seq")
+            devices = [json.loads(data)["device"] for (data,) in rows]
+        assert devices[2:] == [None, None] and len(set(devices[:2])) == 2
+        watchers = [
+            ala.socket(code, created["token"]),
+            server.client(code),
+            server.client(code, created["token"]),
+        ]
+        for watcher in watchers:
+            watcher.drain()
+            text = json.dumps(watcher.messages)
+            assert watcher.state["log"][0] == {"kind": "joined", "seat": 0, "nick": "Ala", "v": 1}
+            assert not any(device in text for device in devices[:2])

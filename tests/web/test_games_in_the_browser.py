@@ -66,8 +66,16 @@ def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path
             expect_heading(page, "Koniec gry")
         assert violations(pages[0]) == []  # the end screen too
         pages[1].get_by_role("button", name="Rewanż").click()
-        for page in pages:
+        # The rematch deals once every player is back: until then it shows who is.
+        pages[0].get_by_role("link", name="Przejdź do rewanżu").click()
+        expect_heading(pages[0], "Rewanż: czekamy, aż wrócą gracze")
+        seats = pages[0].locator("#lobby-seats")
+        expect(seats.locator(".chip-ok")).to_have_count(1)
+        expect(seats).to_contain_text("jeszcze nie wrócił")
+        expect(hand(pages[0])).to_be_hidden()
+        for page in pages[1:]:
             page.get_by_role("link", name="Przejdź do rewanżu").click()
+        for page in pages:
             expect(hand(page).get_by_role("button").first).to_be_visible()
         assert len({page.url for page in pages}) == 1
         for page in pages:
@@ -99,11 +107,12 @@ def test_a_spectator_sees_the_table_but_no_hand(browser: Browser, tmp_path: Path
 def test_announcements_and_the_games_this_device_holds(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         pages = seat_players(browser, server.base, 3)
-        log = pages[0].get_by_role("log", name="Przebieg gry")
+        log = pages[0].locator("#log")  # "Przebieg gry": in a drawer on a phone
         expect(log).to_contain_text("Komplet graczy. Gra się zaczyna.")
         make_moves(pages, 1)  # somebody passes: everyone is told
         for page in pages:
-            expect(page.get_by_role("log", name="Przebieg gry")).to_contain_text(": pas.")
+            expect(page.locator("#log")).to_contain_text(": pas.")
+            expect(page.get_by_role("log", name="Zapowiedzi ruchów")).to_contain_text(": pas.")
         code = pages[0].url.rsplit("/", 1)[1]
         pages[0].goto(f"{server.base}/")
         mine = pages[0].get_by_role("region", name="Twoje gry na tym urządzeniu")

@@ -9,7 +9,17 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.harness import live_server
 
-from .ui import create_game, hand, join_game, open_player, summary_shown, take_turn, visible
+from .ui import (
+    controls,
+    create_game,
+    hand,
+    join_game,
+    lowest_contract,
+    open_player,
+    summary_shown,
+    take_turn,
+    visible,
+)
 
 FOCUSED_NAME = """() => {
     const el = document.activeElement;
@@ -29,8 +39,8 @@ def tab_to(page: Page, name: str, limit: int = 80) -> None:
 
 def keyboard_turn(page: Page) -> bool:
     """The same choices as a mouse player, made with Tab, arrows, Enter and Space."""
-    for name in ("Pas", "Pierwszy musik", "Deklaruj"):
-        if visible(page, name):
+    for name in ("Pas", "Pierwszy musik", lowest_contract(controls(page)[0])):
+        if name and visible(page, name):
             tab_to(page, name)
             page.keyboard.press("Enter")
             return True

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.harness import LiveServer, live_server
 
 from .test_accessibility import violations
-from .ui import PHONE, create_game, join_game, open_player, take_turn
+from .ui import PHONE, create_game, join_game, open_player, show_chat, show_table, take_turn
 
 
 def tysiac_admin(server: LiveServer, *argv: str) -> str:
@@ -30,6 +30,7 @@ def tysiac_admin(server: LiveServer, *argv: str) -> str:
 
 
 def chat_line(page: Page, text: str) -> None:
+    show_chat(page)
     page.get_by_label("Wiadomość", exact=True).fill(text)
     page.get_by_label("Wiadomość", exact=True).press("Enter")
 
@@ -63,12 +64,13 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
     with live_server(tmp_path) as server:
         ala, ola, code = two_players(browser, server.base)
         chat_line(ala, "dobra karta")
+        show_chat(ola)  # a phone: the chat is a drawer
         expect(ola.get_by_role("log", name="Czat")).to_contain_text("Ala: dobra karta")
 
         # Ola reports Ala's line; the button says it was done.
         ola.get_by_role("button", name="Zgłoś wiadomość od Ala").click()
         expect(ola.get_by_role("button", name="Zgłoszono wiadomość od Ala")).to_be_disabled()
-        expect(ola.get_by_role("log", name="Przebieg gry")).to_contain_text(
+        expect(ola.get_by_role("log", name="Zapowiedzi ruchów")).to_contain_text(
             "Wiadomość zgłoszona administratorowi."
         )
         expect(ala.get_by_role("button", name="Zgłoś wiadomość od Ala")).to_have_count(0)
@@ -86,7 +88,7 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
         for page in (ala, ola):
             expect(page.locator("#chat-note")).to_contain_text("Czat w tej grze wyłączył się")
             expect(page.get_by_label("Wiadomość", exact=True)).to_be_hidden()
-        expect(ala.get_by_role("log", name="Przebieg gry")).to_contain_text(off)
+        expect(ala.get_by_role("log", name="Zapowiedzi ruchów")).to_contain_text(off)
         assert violations(ala) == []
         ala.locator("#chat").screenshot(path=screenshots / "chat-off-1280.png")
         for page in (ala, ola):
@@ -126,9 +128,12 @@ def test_public_chat_opens_after_ones_own_move(browser: Browser, tmp_path: Path)
             expect(page.get_by_label("Wiadomość", exact=True)).to_be_hidden()
         mover = next(page for page in (ala, ola) if take_turn(page))
         other = ola if mover is ala else ala
+        show_chat(mover)
         expect(mover.get_by_label("Wiadomość", exact=True)).to_be_visible()
         expect(other.locator("#chat-note")).to_have_text(wait)
         chat_line(mover, "powodzenia")
+        show_chat(other)
         expect(other.get_by_role("log", name="Czat")).to_contain_text("powodzenia")
+        show_table(other)
         for page in (ala, ola):
             page.context.close()

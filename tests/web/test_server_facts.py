@@ -64,7 +64,7 @@ def test_r7_r10_the_sitting_out_dealer_and_the_mus_bid(
         expect(page.locator("#me")).to_contain_text("pauzuje")
         expect(page.locator("#seats .seat-out")).to_have_count(0)  # nobody else sits out
         mus_panel = page.locator("#seats > li").filter(has_text=f"Gracz{mus}")
-        expect(mus_panel).to_contain_text("Licytacja: 100 (mus)")
+        expect(mus_panel).to_contain_text("na musie 100")
         expect(hand(page)).to_be_hidden()
         page.screenshot(path=screenshots / "table-4p-sitting-out.png")
         watcher.close()

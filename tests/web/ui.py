@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -10,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 375, "height": 667}
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -17,6 +19,25 @@ def open_player(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) 
     context: BrowserContext = browser.new_context(viewport=viewport, locale="pl-PL")  # type: ignore[arg-type]
     page = context.new_page()
     page.goto(url)
+    return page
+
+
+def seat_page(
+    browser: Browser,
+    base: str,
+    code: str,
+    seat: int,
+    token: str,
+    viewport: dict[str, int] = DESKTOP,
+    scheme: str = "light",
+) -> Page:
+    """A browser that holds ``seat`` (its key stored as the game page stores it), at the table."""
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, locale="pl-PL")  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{base}/zasady")
+    entry = json.dumps({"seat": seat, "token": token, "nick": f"Gracz{seat}"})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"tysiac-online:{code}", entry])
+    page.goto(f"{base}/g/{code}")
     return page
 
 
@@ -73,6 +94,26 @@ def click_card(page: Page, name: str) -> None:
     hand(page).get_by_role("button", name=name, exact=True).click()
 
 
+def show_chat(page: Page) -> None:
+    """On a narrow screen the chat is in a drawer: open it (a wide one always shows it)."""
+    tab = page.locator("#tab-chat")
+    if tab.is_visible() and tab.get_attribute("aria-expanded") != "true":
+        tab.click()
+    expect(page.get_by_role("heading", name="Czat")).to_be_visible()
+
+
+def show_table(page: Page) -> None:
+    """Close the side drawer, if open, to see the table again."""
+    close = page.get_by_role("button", name="Wróć do stołu")
+    if close.is_visible():
+        close.click()
+
+
+def lowest_contract(buttons: list[str]) -> str:
+    """The first "Graj za N" button (the contract buttons go up from the bid), or ""."""
+    return next((name for name in buttons if name.startswith("Graj za ")), "")
+
+
 def visible(page: Page, name: str) -> bool:
     return name in controls(page)[0]
 
@@ -91,7 +132,7 @@ def take_turn(page: Page) -> bool:
     weakest cards, declare the least, lead a marriage when holding one.
     """
     buttons, cards = controls(page)
-    for name in ("Pas", "Pierwszy musik", "Deklaruj"):
+    for name in ("Pas", "Pierwszy musik", lowest_contract(buttons)):
         if name in buttons:
             click(page, name)
             return True

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from .cards import Card, Mask, card_code, cards_of, codes, suit_code
+from .cards import Card, Mask, Suit, card_code, cards_of, codes, suit_code
 from .game import Game, HandResult
 from .hand import (
     MUS_BID,
@@ -169,6 +169,11 @@ def _musik_visible(hand: Hand, index: int, seat: int | None) -> bool:
     return hand.phase is Phase.OVER  # R16: the other one at the end of the hand
 
 
+def meld_view(seat: int, suit: Suit) -> MeldView:
+    """A declared marriage (R21) as every viewer sees it."""
+    return {"seat": seat, "suit": suit_code(suit), "value": meld_value(suit * 6)}
+
+
 def _hand_view(hand: Hand, seat: int | None) -> HandView:
     own: Mask = hand.held[seat] if seat is not None else 0
     is_declarer = seat is not None and seat == hand.declarer
@@ -213,10 +218,7 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
             else None
         ),
         "trump": None if hand.trump is None else suit_code(hand.trump),
-        "melds": [
-            {"seat": s, "suit": suit_code(suit), "value": meld_value(suit * 6)}
-            for s, suit in hand.melds
-        ],
+        "melds": [meld_view(s, suit) for s, suit in hand.melds],
         "points": list(hand.won),
         "tricks": list(hand.tricks_won),
     }

@@ -40,11 +40,12 @@ from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
 from .moderation import Author
 from .security import token_matches
 from .snapshot import StateMessage, snapshot
-from .table import PublicEvent, Table, apply_event, deck_event, empty_table, public_event
+from .table import PublicEvent, Table, apply_event, deck_event, empty_table
 from .table import Settings as TableSettings
 from .throttle import Throttle
 
 Event = tuple[str, dict[str, Any]]
+REMATCH_WAIT_SECONDS = 60  # a rematch waits this long for its players, then starts anyway
 R = TypeVar("R")
 # A command's decision, made under the game's lock: the events to append, and what the
 # command returns to its caller.
@@ -114,7 +115,7 @@ class GameService:
         if table.version < row.version:  # another process, or a cold cache
             try:
                 for event in await gamedb.events_of(conn, row.id, after=table.version):
-                    table = apply_event(table, event.kind, event.data, event.at)
+                    table, _ = apply_event(table, event.kind, event.data, event.at)
             except Exception as error:
                 raise BrokenGame(row.code) from error
         table = replace(table, deadline=row.deadline)
@@ -199,9 +200,8 @@ class GameService:
         table = before
         published: list[PublicEvent] = []
         for kind, data in new:
-            after = apply_event(table, kind, data, now)
-            published.append(public_event(table, after, kind, data))
-            table = after
+            table, public = apply_event(table, kind, data, now)
+            published.append(public)
         table = replace(table, deadline=self._deadline(before, table, new, now))
         await gamedb.append_events(conn, row.id, before.version + 1, new, now)
         if (
@@ -254,7 +254,11 @@ class GameService:
     def _deadline(
         self, before: Table, after: Table, new: list[Event], now: datetime
     ) -> datetime | None:
-        """R27: a fresh move time after every move; after a hand, a pause to read its result."""
+        """R27: a fresh move time after every move; after a hand, a pause to read its result.
+        A rematch waiting for its players starts at the latest REMATCH_WAIT_SECONDS after
+        it was made."""
+        if after.awaiting_players:
+            return before.deadline or now + timedelta(seconds=REMATCH_WAIT_SECONDS)
         game = after.game
         if after.status != GameStatus.PLAYING or game is None:
             return None
@@ -296,15 +300,18 @@ class GameService:
         return table
 
     async def due(self, code: str) -> None:
-        """The game's deadline passed: deal the next hand, or time out the seat to move (R28)."""
+        """The game's deadline passed: deal the next hand, or time out the seat to move (R28),
+        or start a rematch that waited long enough for its players."""
 
         async def decide(
             conn: AsyncConnection, row: gamedb.GameRow, table: Table
         ) -> tuple[list[Event], None]:
             now = self.now()
             game = table.game
-            if row.status != GameStatus.PLAYING or row.deadline is None or row.deadline > now:
+            if row.status not in ACTIVE or row.deadline is None or row.deadline > now:
                 return [], None
+            if table.awaiting_players:
+                return self.start_events(table.settings.players), None
             if game is not None and game.awaiting_deal:
                 return [deck_event(self.shuffled())], None
             if game is None or game.to_move is None:

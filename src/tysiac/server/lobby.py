@@ -1,4 +1,5 @@
-"""Opening games and taking seats: create, join, rematch, and the public list.
+"""Opening games and taking seats: create, join, rematch (and its players' return), and
+the public list.
 
 Every new game passes the limits (Regulamin §4.3 and the abuse limits) under one lock,
 across processes too (``gamedb.lock_creations``), so the limits hold exactly.
@@ -66,9 +67,7 @@ async def create(
         settings = TableSettings(players, target, name, public, chat, move_seconds)
         code, game_id = await _open_game(service, conn, author.ip, settings, version=1)
         await gamedb.add_seat(conn, game_id, 0, nick, token_hash(token))
-        await gamedb.append_events(
-            conn, game_id, 1, [(EventKind.JOINED, {"seat": 0, "nick": nick})], now
-        )
+        await gamedb.append_events(conn, game_id, 1, [_joined(0, nick, author)], now)
     return Seated(code, 0, token)
 
 
@@ -82,7 +81,7 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
     async def decide(
         conn: AsyncConnection, row: gamedb.GameRow, table: Table
     ) -> tuple[list[Event], int]:
-        _check_joinable(table)
+        _check_joinable(table, author)
         if any(n is not None and names.same_nick(n, nick) for n in table.nicks):
             raise ServiceError(
                 "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
@@ -90,7 +89,7 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
         seat = table.free_seat()
         assert seat is not None
         await gamedb.add_seat(conn, row.id, seat, nick, token_hash(token))
-        events: list[Event] = [(EventKind.JOINED, {"seat": seat, "nick": nick})]
+        events: list[Event] = [_joined(seat, nick, author)]
         if sum(n is None for n in table.nicks) == 1:
             events += service.start_events(table.settings.players)
         return events, seat
@@ -102,8 +101,9 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
 async def rematch(service: GameService, code: str, seat: int | None, author: Author) -> str:
     """One click after the game: a new game, same players, same seats, same secrets.
 
-    The new game is made, filled and started in the same transaction that notes it in
-    the old one: a crash leaves either both or neither.
+    The new game is made and filled in the same transaction that notes it in the old one:
+    a crash leaves either both or neither. It starts once every seat has connected to it
+    (``arrive``), or when REMATCH_WAIT_SECONDS have passed (``GameService.due``).
     """
     await talk.check_not_blocked(service, author)
 
@@ -123,18 +123,39 @@ async def rematch(service: GameService, code: str, seat: int | None, author: Aut
             await gamedb.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
         new_row = await gamedb.game_by_code(conn, new_code_)
         assert new_row is not None
-        joined: list[Event] = [(EventKind.JOINED, {"seat": s.seat, "nick": s.nick}) for s in seats]
-        await service.append(
-            conn,
-            new_row,
-            empty_table(new_code_, settings),
-            [*joined, *service.start_events(settings.players)],
-        )
+        opened: list[Event] = [(EventKind.REMATCH_OF, {"code": code})]
+        for s in seats:
+            device = table.devices[s.seat]
+            opened.append((EventKind.JOINED, {"seat": s.seat, "nick": s.nick, "device": device}))
+        await service.append(conn, new_row, empty_table(new_code_, settings), opened)
         return [(EventKind.REMATCH, {"code": new_code_})], new_code_
 
     async with service.create_lock:  # counted with creations, as one of them
         _, made = await service.change(code, decide)
     return made
+
+
+async def arrive(service: GameService, code: str, seat: int) -> None:
+    """A seat's socket opened. A rematch waiting for its players notes the first of each
+    seat's, and starts (deals) with the last seat's."""
+
+    def arriving(table: Table) -> bool:
+        return table.awaiting_players and seat not in table.arrived
+
+    if not arriving(await service.table(code)):  # the usual case: no write
+        return
+
+    async def decide(
+        conn: AsyncConnection, row: gamedb.GameRow, table: Table
+    ) -> tuple[list[Event], None]:
+        if not arriving(table):
+            return [], None
+        events: list[Event] = [(EventKind.ARRIVED, {"seat": seat})]
+        if len(table.arrived) + 1 == table.settings.players:
+            events += service.start_events(table.settings.players)
+        return events, None
+
+    await service.change(code, decide)
 
 
 async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
@@ -143,6 +164,8 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
     waiting: list[dict[str, Any]] = []
     playing: list[dict[str, Any]] = []
     for row, nicks in listed:
+        if row.status == GameStatus.WAITING and len(nicks) == row.players:
+            continue  # a rematch waiting for its players: no seat to take, nothing to watch yet
         entry = {
             "code": row.code,
             "name": row.name,
@@ -225,10 +248,19 @@ async def _check_limits(service: GameService, conn: AsyncConnection, creator_ip:
         )
 
 
-def _check_joinable(table: Table) -> None:
+def _joined(seat: int, nick: str, author: Author) -> Event:
+    """A seat taken, with the joiner's device hash (a real device only; never sent)."""
+    device = author.device if author.from_cookie else None
+    return EventKind.JOINED, {"seat": seat, "nick": nick, "device": device}
+
+
+def _check_joinable(table: Table, author: Author) -> None:
     if table.status == GameStatus.CANCELLED:
         raise ServiceError(EventKind.CANCELLED, "Ta gra została anulowana.", 410)
     if table.status == GameStatus.FINISHED:
         raise ServiceError("finished", "Ta gra już się zakończyła.", 409)
+    if author.from_cookie and author.device in table.devices:  # one browser, one seat
+        nick = table.nicks[table.devices.index(author.device)]
+        raise ServiceError("already_seated", f"Już siedzisz przy tym stole jako {nick}.", 409)
     if table.free_seat() is None:
         raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)

@@ -31,6 +31,7 @@ from .security import ip_hash
 DEVICE_COOKIE = "ivoca_did"
 DEVICE_COOKIE_SECONDS = 365 * 24 * 3600
 DEVICE_ID = re.compile(r"^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$")  # random part . its MAC
+ADDRESS_DEVICE = "ip:"  # how the device of a client without a valid cookie begins
 APPEAL = (
     " Jeśli uważasz, że to pomyłka (na przykład dzielisz adres IP z innymi), napisz do"
     " operatora przez formularz kontaktowy: /kontakt."
@@ -86,9 +87,15 @@ class Author:
     def of(cls, key: str, device_id: str | None, address: str) -> Author:
         ip = ip_hash(key, address)
         if device_id is None or not valid_device_id(key, device_id):
-            return cls(device=f"ip:{ip}"[:64], ip=ip)  # no cookie: the address is the device
+            # No cookie: the address is the device.
+            return cls(device=f"{ADDRESS_DEVICE}{ip}"[:64], ip=ip)
         digest = hmac.new(key.encode(), f"device:{device_id}".encode(), hashlib.sha256)
         return cls(device=digest.hexdigest(), ip=ip)
+
+    @property
+    def from_cookie(self) -> bool:
+        """A real device (a valid cookie), not an address that many clients may share."""
+        return not self.device.startswith(ADDRESS_DEVICE)
 
 
 class Refused(Exception):

@@ -1,19 +1,21 @@
 """What one viewer is sent: the ``state`` snapshot, built by one pure function.
 
 The rules' view of the seat (``rules.view``, the only place that decides which cards a
-seat may see) plus the table around it: seats and who is connected, the timer, the
-chat. Nothing else serialises a table for a client.
+seat may see) plus the table around it: seats and who is connected, the timers, the
+move log, the chat. Nothing else serialises a table for a client.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal, TypedDict
 
 from tysiac import rules
 from tysiac.rules.view import GameView
 
-from .table import ChatLine, Table
+from .table import ChatLine, PublicEvent, Table
+
+TRICK_SHOWN_MS = 1500  # a completed trick stays on the table this long before it is collected
 
 
 class SeatInfo(TypedDict):
@@ -34,10 +36,12 @@ class GameInfo(TypedDict):
     seats: list[SeatInfo]
     you: int | None
     time_left_ms: int | None
+    trick_shown_ms: int | None
     can_chat: bool
     chat_note: str | None
     cancelled: str | None
     rematch: str | None
+    rematch_of: str | None
 
 
 class ChatInfo(TypedDict):
@@ -53,6 +57,7 @@ class StateMessage(TypedDict):
     v: int
     game: GameInfo
     view: GameView | None
+    log: list[PublicEvent]
     chat: list[ChatInfo]
 
 
@@ -95,14 +100,25 @@ def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) ->
             ],
             "you": seat,
             "time_left_ms": time_left_ms,
+            "trick_shown_ms": _trick_shown_ms(table, now),
             "can_chat": refused is None,
             "chat_note": refused if settings.chat else None,
             "cancelled": table.cancelled,
             "rematch": table.rematch,
+            "rematch_of": table.rematch_of,
         },
         "view": rules.view(table.game, seat) if table.game is not None else None,
+        "log": list(table.log),
         "chat": [_chat_line(table, line) for line in table.chat] if settings.chat else [],
     }
+
+
+def _trick_shown_ms(table: Table, now: datetime) -> int | None:
+    """How much longer the trick completed last (``view.hand.last_trick``) stays shown."""
+    if table.trick_at is None:
+        return None
+    left = TRICK_SHOWN_MS - (now - table.trick_at) / timedelta(milliseconds=1)
+    return min(TRICK_SHOWN_MS, int(left)) if left > 0 else None
 
 
 def _chat_line(table: Table, line: ChatLine) -> ChatInfo:

@@ -1,9 +1,14 @@
 """A game table as the fold of its event log: seats, the rules state, chat.
 
-Event kinds (stored; never rename): ``joined`` {seat, nick}, ``started``
-{first_dealer, scores}, ``dealt`` {deck}, ``move`` {a rules action in JSON, with
-its seat}, ``chat`` {seat, text, device (keyed hash, for reports; never sent)},
-``chat_rejected`` {seat}, ``cancelled`` {reason}, ``rematch`` {code}.
+Event kinds (stored; never rename): ``joined`` {seat, nick, device (the joiner's
+keyed hash, a real device only; never sent)}, ``started`` {first_dealer, scores},
+``dealt`` {deck}, ``move`` {a rules action in JSON, with its seat}, ``chat`` {seat,
+text, device (keyed hash, for reports; never sent)}, ``chat_rejected`` {seat},
+``cancelled`` {reason}, ``rematch`` {code}; a rematch game's log opens with
+``rematch_of`` {code} and notes ``arrived`` {seat} as each seat first connects.
+
+Every event also has its public form (``PublicEvent``), what every viewer is told of it:
+``apply_event`` makes it once, for the live ``event`` message and the table's log alike.
 """
 
 from __future__ import annotations
@@ -14,9 +19,11 @@ from typing import Any, Required, TypedDict, cast
 
 from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
+from tysiac.rules.view import MeldView, meld_view
 from tysiac.store.schema import EventKind, GameStatus
 
 CHAT_KEPT = 100  # lines of chat a snapshot carries
+LOG_KEPT = 100  # public game events a snapshot carries (the move log)
 CHAT_REJECTIONS = 2  # refused messages after which a game's chat turns off for everyone
 TALK_KINDS = (EventKind.CHAT, EventKind.CHAT_REJECTED)  # events that do not change the game
 
@@ -56,6 +63,11 @@ class Table:
     cancelled: str | None = None  # why the game was cancelled
     rematch: str | None = None
     chat_rejections: int = 0
+    log: tuple[PublicEvent, ...] = ()  # the last LOG_KEPT public game events, with "v"
+    trick_at: datetime | None = None  # when this hand's latest trick was completed
+    devices: tuple[str | None, ...] = ()  # per seat, the joiner's device hash (never sent)
+    rematch_of: str | None = None  # the game this one is the rematch of
+    arrived: frozenset[int] = frozenset()  # a rematch's seats connected to it at least once
 
     @property
     def chat_open(self) -> bool:
@@ -69,24 +81,43 @@ class Table:
             return GameStatus.WAITING
         return GameStatus.FINISHED if self.game.is_over else GameStatus.PLAYING
 
+    @property
+    def awaiting_players(self) -> bool:
+        """A rematch not started yet: it waits for its players to come back."""
+        return self.rematch_of is not None and self.status == GameStatus.WAITING
+
     def free_seat(self) -> int | None:
         return next((s for s, nick in enumerate(self.nicks) if nick is None), None)
 
 
 def empty_table(code: str, settings: Settings) -> Table:
-    return Table(code=code, settings=settings, nicks=(None,) * settings.players)
+    seats = (None,) * settings.players
+    return Table(code=code, settings=settings, nicks=seats, devices=seats)
 
 
-def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
-    """The table after one event of its log (events were checked before they were stored)."""
+def apply_event(
+    table: Table, kind: str, data: dict[str, Any], at: datetime
+) -> tuple[Table, PublicEvent]:
+    """The table after one event of its log (events were checked before they were stored),
+    and what every viewer is told of the event: the log keeps the same, with its ``v``."""
+    after = _fold(table, kind, data, at)
+    public = _public_event(table, after, kind, data)
+    if kind not in TALK_KINDS:
+        logged: PublicEvent = {**public, "v": after.version}
+        after = replace(after, log=(*after.log, logged)[-LOG_KEPT:])
+    return after, public
+
+
+def _fold(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
     version = table.version + 1
     if kind not in TALK_KINDS:
         table = replace(table, game_version=version)
     match kind:
         case EventKind.JOINED:
-            nicks = list(table.nicks)
-            nicks[data["seat"]] = data["nick"]
-            return replace(table, version=version, nicks=tuple(nicks))
+            seat = data["seat"]
+            nicks, devices = list(table.nicks), list(table.devices)
+            nicks[seat], devices[seat] = data["nick"], data.get("device")
+            return replace(table, version=version, nicks=tuple(nicks), devices=tuple(devices))
         case EventKind.STARTED:
             game = rules.new_game(
                 table.settings.players,
@@ -98,16 +129,17 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
         case EventKind.DEALT:
             assert table.game is not None
             deck = [parse_card(code) for code in data["deck"]]
-            return replace(table, version=version, game=rules.deal(table.game, deck))
+            game = rules.deal(table.game, deck)
+            return replace(table, version=version, game=game, trick_at=None)
         case EventKind.MOVE:
             assert table.game is not None
             action = rules.action_from_json(data)
             moved = table.moved
             if not isinstance(action, rules.Timeout | rules.Surrender):
                 moved = moved | {action.seat}
-            return replace(
-                table, version=version, game=rules.apply(table.game, action), moved=moved
-            )
+            game = rules.apply(table.game, action)
+            trick_at = at if _trick_taken(table.game, game) is not None else table.trick_at
+            return replace(table, version=version, game=game, moved=moved, trick_at=trick_at)
         case EventKind.CHAT:
             line = ChatLine(version, data["seat"], data["text"], at, data.get("device"))
             return replace(table, version=version, chat=(*table.chat, line)[-CHAT_KEPT:])
@@ -120,6 +152,10 @@ def apply_event(table: Table, kind: str, data: dict[str, Any], at: datetime) -> 
             return replace(table, version=version, game=cancelled, cancelled=data["reason"])
         case EventKind.REMATCH:
             return replace(table, version=version, rematch=data["code"])
+        case EventKind.REMATCH_OF:
+            return replace(table, version=version, rematch_of=data["code"])
+        case EventKind.ARRIVED:
+            return replace(table, version=version, arrived=table.arrived | {data["seat"]})
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 
@@ -135,7 +171,8 @@ class PublicEvent(TypedDict, total=False):
     """
 
     kind: Required[str]
-    seat: int  # joined, chat, a move
+    v: int  # in the table's log only: the event's version, its place in the log
+    seat: int  # joined, chat, a move, arrived
     nick: str  # joined
     first_dealer: int  # started
     dealer: int | None  # dealt
@@ -144,13 +181,16 @@ class PublicEvent(TypedDict, total=False):
     card: str  # play
     walkover: bool  # timeout: the third in a row lost the game (R29)
     move: PublicEvent  # timeout: the move the server made for the seat (R28)
+    took: int  # a move that completed a trick: the seat that won it (R20)
+    meld: MeldView  # a play that declared a marriage (R21)
+    result: int  # a move that ended a hand: its index in view.results
     text: str  # chat
     chat_open: bool  # chat_rejected
     reason: str  # cancelled
-    code: str  # rematch
+    code: str  # rematch, rematch_of
 
 
-def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> PublicEvent:
+def _public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -> PublicEvent:
     """What every viewer may learn of an event: no deck, no given or discarded card."""
     match kind:
         case EventKind.JOINED:
@@ -168,6 +208,8 @@ def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -
                 public["walkover"] = outcome is not None and outcome.reason is rules.Reason.WALKOVER
                 if auto is not None and not public["walkover"]:
                     public["move"] = _public_action(rules.action_to_json(auto))
+            if before.game is not None and after.game is not None:
+                _add_effects(public, before.game, after.game)
             return public
         case EventKind.CHAT:
             return {"kind": kind, "seat": data["seat"], "text": data["text"]}
@@ -175,9 +217,32 @@ def public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) -
             return {"kind": kind, "chat_open": after.chat_open}
         case EventKind.CANCELLED:
             return {"kind": kind, "reason": data["reason"]}
-        case EventKind.REMATCH:
+        case EventKind.REMATCH | EventKind.REMATCH_OF:
             return {"kind": kind, "code": data["code"]}
+        case EventKind.ARRIVED:
+            return {"kind": kind, "seat": data["seat"]}
     raise ValueError(f"Unknown event kind {kind!r}.")
+
+
+def _trick_taken(before: rules.Game, after: rules.Game) -> int | None:
+    """The seat that won the trick a move completed, if it completed one."""
+    old, new = before.hand, after.hand
+    if old is None or new is None or sum(new.tricks_won) <= sum(old.tricks_won):
+        return None
+    return new.last_winner
+
+
+def _add_effects(event: PublicEvent, before: rules.Game, after: rules.Game) -> None:
+    """What a move did that a viewer would otherwise read off two states: the trick it
+    completed, the marriage it declared, the hand it ended."""
+    took = _trick_taken(before, after)
+    if took is not None:
+        event["took"] = took
+    old, new = before.hand, after.hand
+    if old is not None and new is not None and len(new.melds) > len(old.melds):
+        event["meld"] = meld_view(*new.melds[-1])
+    if len(after.results) > len(before.results):
+        event["result"] = len(after.results) - 1
 
 
 def _public_action(data: dict[str, Any]) -> PublicEvent:

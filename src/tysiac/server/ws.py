@@ -110,6 +110,8 @@ class Connection:
     async def write(self) -> None:
         queue = self.service.bus.subscribe(self.code)
         try:
+            if self.seat is not None:  # a rematch waiting for its players: one more is back
+                await lobby.arrive(self.service, self.code, self.seat)
             await self._write(queue)
         except ServiceError as error:  # the game went away under us
             if error.code == "deleted":  # found before the notice came (another process's)

@@ -185,10 +185,10 @@ async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[Ga
 
 
 async def due_moves(conn: AsyncConnection, now: datetime, limit: int = 100) -> list[str]:
-    """Codes of games whose pending move is past its deadline."""
+    """Codes of games whose deadline passed: a pending move, the next deal, a rematch's start."""
     rows = await conn.execute(
         select(games.c.code)
-        .where(games.c.status == GameStatus.PLAYING, games.c.deadline <= now)
+        .where(games.c.status.in_(ACTIVE), games.c.deadline <= now)
         .order_by(games.c.deadline)
         .limit(limit)
     )

@@ -48,6 +48,8 @@ class EventKind(StrEnum):
     CHAT_REJECTED = "chat_rejected"
     CANCELLED = "cancelled"
     REMATCH = "rematch"
+    REMATCH_OF = "rematch_of"
+    ARRIVED = "arrived"
 
 
 ACTIVE = (GameStatus.WAITING, GameStatus.PLAYING)

@@ -12,6 +12,8 @@
 const ASSETS = "dev";
 const CACHE = `tysiac-${ASSETS}`;
 // Every module the pages import, and their imports (tests/web/test_service_worker.py).
+// Not the sounds (/static/sounds/): they are fetched only once a player turns sounds on
+// (sound.js), and cached then like any other static file (networkFirst).
 const SHELL = [
   "/offline.html",
   "/manifest.webmanifest",
@@ -30,6 +32,7 @@ const SHELL = [
   "/static/js/render.js",
   "/static/js/settings.js",
   "/static/js/socket.js",
+  "/static/js/sound.js",
   "/static/js/state.js",
   "/static/js/store.js",
   "/static/icons/icon.svg",

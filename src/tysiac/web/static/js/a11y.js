@@ -28,6 +28,8 @@ export const cardsCount = (n) => `${n} ${plural(n, "karta", "karty", "kart")}`;
 export const cardsToPick = (n) => `${n} ${plural(n, "kartę", "karty", "kart")}`;
 export const pointsText = (n) => `${n} ${plural(Math.abs(n), "punkt", "punkty", "punktów")}`;
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+/** A number with the typographic minus (U+2212) when negative: "−40". */
+export const num = (n) => (n < 0 ? `−${-n}` : String(n));
 
 const CANCELLED = {
   not_filled: "nie zebrał się komplet graczy w ciągu godziny",
@@ -54,38 +56,37 @@ export function eventText(event, nickOf) {
       return `${who}: czas minął, ruch wykonał serwer. ${event.move ? eventText(event.move, nickOf) : ""}`.trim();
     case "cancelled": return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
     case "rematch": return "Założono rewanż.";
+    case "rematch_of": return `Rewanż za grę ${event.code}. Gra zacznie się, gdy wrócą wszyscy gracze, najpóźniej za minutę.`;
+    case "arrived": return `${who} wraca do stołu.`;
     case "chat": return null;
     case "chat_rejected": return event.chat_open ? null : "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach.";
     default: throw new Error(`unknown event kind: ${event.kind}`);
   }
 }
 
-const sum = (list) => list.reduce((a, b) => a + b, 0);
-
-/** What the new state tells that no event says: tricks won, melds, a hand's result. */
-export function changesText(before, after, nickOf) {
+/**
+ * The lines of "Przebieg gry" for one entry of the server's log (snapshot `log`): the
+ * event itself, then what it brought about: a trick taken, a marriage, a hand's result.
+ */
+export function logLines(entry, view, nickOf) {
   const lines = [];
-  const a = after?.view;
-  const b = before?.view;
-  if (!a || !b || !a.hand || !b.hand || a.hand_number !== b.hand_number) {
-    if (a && b && a.results.length > b.results.length) lines.push(resultText(a, nickOf));
-    return lines;
+  const text = eventText(entry, nickOf);
+  if (text) lines.push(text);
+  if (entry.meld) {
+    const suit = SUITS[entry.meld.suit];
+    lines.push(`${nickOf(entry.meld.seat)} melduje ${suit} za ${entry.meld.value}. Atut: ${suit}.`);
   }
-  for (const meld of a.hand.melds.slice(b.hand.melds.length)) {
-    lines.push(`${nickOf(meld.seat)} melduje ${SUITS[meld.suit]} za ${meld.value}. Atut: ${SUITS[meld.suit]}.`);
+  if (entry.took !== undefined && entry.took !== null) lines.push(`Lewę bierze ${nickOf(entry.took)}.`);
+  if (entry.result !== undefined && entry.result !== null && view?.results[entry.result]) {
+    lines.push(resultText(view.results[entry.result], nickOf));
   }
-  if (sum(a.hand.tricks) > sum(b.hand.tricks) && a.hand.last_trick) {
-    lines.push(`Lewę bierze ${nickOf(a.hand.last_trick.winner)}.`);
-  }
-  if (a.results.length > b.results.length) lines.push(resultText(a, nickOf));
   return lines;
 }
 
-export function resultText(view, nickOf) {
-  const r = view.results[view.results.length - 1];
+export function resultText(r, nickOf) {
   const total = r.points[r.declarer] + r.melds[r.declarer];
-  const head = `Koniec rozdania. ${nickOf(r.declarer)} grał(a) za ${r.contract} i ${r.made ? "ugrał(a)" : "nie ugrał(a)"} (${pointsText(total)}).`;
-  const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${r.scores[seat]}`);
+  const head = `Koniec rozdania. ${nickOf(r.declarer)}, kontrakt ${r.contract}: ${r.made ? "ugrane" : "nieugrane"} (${pointsText(total)}).`;
+  const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`);
   return `${head} ${changes.join("; ")}.`;
 }
 
@@ -96,7 +97,7 @@ export function outcomeText(game, view, nickOf) {
   const winner = outcome.winner === null ? "nikt" : nickOf(outcome.winner);
   const loser = outcome.loser === null ? "" : nickOf(outcome.loser);
   switch (outcome.reason) {
-    case "points": return `Wygrywa ${winner}: zdobywa ${view.target} punktów jako rozgrywający.`;
+    case "points": return `Wygrywa ${winner}: ugrany kontrakt dał ${view.target} punktów.`;
     case "walkover": return `Wygrywa ${winner}. ${loser} przegrywa walkowerem: trzy razy z rzędu minął czas na ruch.`;
     case "surrender": return `Wygrywa ${winner}. ${loser} poddaje grę.`;
     case "cancelled": return "Gra anulowana.";
@@ -106,10 +107,15 @@ export function outcomeText(game, view, nickOf) {
 
 // --- the live regions ------------------------------------------------------------
 
-const LOG_LIMIT = 80;
+const ANNOUNCED = 20; // lines kept in the announcer: it is heard, not read
 let statusNode = null;
 let logNode = null;
 
+/**
+ * `status`: whose turn it is. `log`: the announcer, an always-present live region
+ * (visually hidden) that hears every move, even while "Przebieg gry" is in a closed
+ * drawer on a phone; the visible log itself is not live, so nothing is heard twice.
+ */
 export function initLive(status, log) {
   statusNode = status;
   logNode = log;
@@ -125,6 +131,5 @@ export function logLine(text) {
   const line = document.createElement("p");
   line.textContent = text;
   logNode.append(line);
-  while (logNode.childElementCount > LOG_LIMIT) logNode.firstElementChild.remove();
-  logNode.scrollTop = logNode.scrollHeight;
+  while (logNode.childElementCount > ANNOUNCED) logNode.firstElementChild.remove();
 }

@@ -42,7 +42,7 @@ export function cardFace(code, { meld = false } = {}) {
     placed(suit, 18, meld ? 21 : 27, 27),
     meld ? [
       svg("rect", { class: "meld-band", x: 4, y: 53, width: 42, height: 13, rx: 3 }),
-      svg("text", { class: "meld-text", x: 25, y: 63, "font-size": 10, "text-anchor": "middle" }, "meld."),
+      svg("text", { class: "meld-text", x: 5, y: 63, "font-size": 9 }, "meld."),
     ] : null);
 }
 

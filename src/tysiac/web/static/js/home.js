@@ -15,9 +15,38 @@ const MINE_MS = 30000;
 const form = $("create-form");
 const field = (name) => form.elements.namedItem(name);
 
-function showError(text) {
-  $("error").textContent = text || "";
+// --- errors, each shown next to what caused it, with the focus moved there ---
+
+const ERROR_SPOTS = ["nick-error", "create-error", "join-code-error", "list-error"];
+
+function clearErrors() {
+  for (const id of ERROR_SPOTS) $(id).textContent = "";
+  for (const id of ["nick", "join-code"]) $(id).removeAttribute("aria-invalid");
 }
+
+/** Show `text` under a field (aria-invalid, described by it, focused) or in a spot. */
+function showError(spot, text) {
+  const field = { "nick-error": "nick", "join-code-error": "join-code" }[spot];
+  $(spot).textContent = text;
+  if (field) {
+    const input = $(field);
+    input.setAttribute("aria-invalid", "true");
+    const described = new Set((input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
+    described.add(spot);
+    input.setAttribute("aria-describedby", [...described].join(" "));
+    input.focus();
+  } else {
+    $(spot).focus();
+  }
+}
+
+// A refused text names its field first ("Nick może mieć…", "Nazwa gry…").
+const TEXT_REFUSALS = ["vulgar", "too_long", "bad_characters", "too_many_marks", "empty_text"];
+const isNickError = (error) =>
+  error.code === "nick_taken" || error.code === "invisible_nick" ||
+  (TEXT_REFUSALS.includes(error.code) && error.message.startsWith("Nick"));
+// Refusals that are about the game the code names, not about the nick.
+const GAME_ERRORS = ["unknown_game", "full", "already_seated", "cancelled", "finished", "game_over", "deleted"];
 
 // --- the form, with the last choices (tysiac_opts) ---
 
@@ -91,11 +120,8 @@ field("public").addEventListener("change", () => {
 function nick() {
   const input = $("nick");
   const value = input.value.trim();
-  input.removeAttribute("aria-invalid");
   if (value) return value;
-  input.setAttribute("aria-invalid", "true");
-  showError("Wpisz nick: dowolny pseudonim, do 20 znaków.");
-  input.focus();
+  showError("nick-error", "Wpisz nick: dowolny pseudonim, do 20 znaków.");
   return null;
 }
 
@@ -105,9 +131,17 @@ function enter(seated, name) {
   location.href = `/g/${seated.code}`;
 }
 
+// Enter in the nick field (it stands above both forms) creates a game.
+$("nick").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.isComposing) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  showError("");
+  clearErrors();
   const name = nick();
   if (!name) return;
   const opts = {
@@ -125,30 +159,41 @@ form.addEventListener("submit", async (event) => {
     store.setOpts(opts);
     enter(seated, name);
   } catch (error) {
-    showError(error.message);
+    showError(isNickError(error) ? "nick-error" : "create-error", error.message);
   }
 });
 
-async function join(code) {
-  showError("");
+/**
+ * Join `code`; errors about the game go to `spot` (under the code field, or beside the
+ * public list), errors about the nick under the nick. A browser that already holds a
+ * seat at this table goes back to it: its stored key is never overwritten.
+ */
+async function join(code, spot) {
+  clearErrors();
+  const held = store.loadSeat(code);
+  if (held) {
+    store.setNotice(`Już siedzisz przy tym stole jako ${held.nick || "gracz"}.`);
+    location.href = `/g/${code}`;
+    return;
+  }
   const name = nick();
   if (!name) return;
   try {
     enter(await joinGame(code, name), name);
   } catch (error) {
-    showError(error.message);
+    showError(isNickError(error) && !GAME_ERRORS.includes(error.code) ? "nick-error" : spot, error.message);
   }
 }
 
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  clearErrors();
   const code = normaliseCode($("join-code").value);
   if (!code) {
-    showError("Wpisz kod gry.");
-    $("join-code").focus();
+    showError("join-code-error", "Wpisz kod gry.");
     return;
   }
-  join(code);
+  join(code, "join-code-error");
 });
 
 // --- lists redrawn in place: focus stays on the same game's control ---
@@ -179,7 +224,7 @@ function publicItem(game, waiting) {
   if (held) {
     action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `go:${game.code}` }, "Wróć", el("span", { class: "sr-only" }, ` do gry ${title}`));
   } else if (waiting) {
-    action = el("button", { type: "button", class: "button button-primary", "data-key": `join:${game.code}`, onclick: () => join(game.code) },
+    action = el("button", { type: "button", class: "button button-primary", "data-key": `join:${game.code}`, onclick: () => join(game.code, "list-error") },
       "Dołącz", el("span", { class: "sr-only" }, ` do gry ${title}`));
   } else {
     action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `watch:${game.code}` }, "Oglądaj", el("span", { class: "sr-only" }, ` grę ${title}`));

@@ -2,12 +2,14 @@
 // dispatch(). Nothing here changes the page; main.js decides, render.js draws.
 import { $ } from "./dom.js";
 
-const number = (id) => Number($(id)?.value);
-
 const INTENTS = {
   pass: () => ({ type: "move", action: { type: "pass" } }),
-  bid: () => ({ type: "move", action: { type: "bid", value: number("bid-value") } }),
-  declare: () => ({ type: "move", action: { type: "declare", value: number("declare-value") } }),
+  bid: (node) => ({ type: "move", action: { type: "bid", value: Number(node.dataset.value) } }),
+  declare: (node) => ({ type: "move", action: { type: "declare", value: Number(node.dataset.value) } }),
+  "more-bids": () => ({ type: "more-bids" }),
+  summary: () => ({ type: "summary" }),
+  drawer: (node) => ({ type: "drawer", panel: node.dataset.panel }),
+  "drawer-close": () => ({ type: "drawer-close" }),
   musik: (node) => ({ type: "move", action: { type: "musik", index: Number(node.dataset.index) } }),
   give: () => ({ type: "give" }),
   discard: () => ({ type: "discard" }),
@@ -64,6 +66,11 @@ export function bindInput(dispatch) {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     dispatch({ type: "join", nick: $("join-nick").value });
+  });
+
+  // Esc closes an open side drawer (the surrender dialog handles its own Esc).
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && document.body.classList.contains("drawer-open")) dispatch({ type: "drawer-close" });
   });
 
   // Esc or the dialog's own close: the same as "Anuluj".

@@ -2,18 +2,19 @@
 // The server decides every rule: the page offers exactly the moves in view.legal.
 import { $ } from "./dom.js";
 import { joinGame, normaliseCode } from "./api.js";
-import { cardsToPick, changesText, eventText, initLive, logLine } from "./a11y.js";
+import { cardsToPick, eventText, initLive, logLine } from "./a11y.js";
 import { initPwa } from "./pwa.js";
 import { bindInput } from "./input.js";
 import { createRenderer } from "./render.js";
 import { initSettings } from "./settings.js";
 import { openSocket } from "./socket.js";
+import { play as playSound } from "./sound.js";
 import * as S from "./state.js";
 import * as store from "./store.js";
 
 initSettings();
 initPwa();
-initLive($("turn"), $("log"));
+initLive($("turn"), $("announcer"));
 
 function codeFromPath() {
   const raw = location.pathname.split("/")[2] || "";
@@ -25,8 +26,8 @@ function codeFromPath() {
 }
 
 const code = codeFromPath();
-const renderer = createRenderer({ nick: store.getNick() });
-let state = S.initialState(code, store.loadSeat(code));
+const renderer = createRenderer({ nick: store.getNick(), onWarning: () => playSound("warning") });
+let state = S.withFlag(S.initialState(code, store.loadSeat(code)), "notice", store.takeNotice());
 
 function update(next) {
   state = next;
@@ -50,36 +51,35 @@ const CHAT_REFUSALS = [
 
 // --- the socket ---
 
-let pendingEvents = [];
-
-function tellEvents() {
-  const messages = pendingEvents;
-  pendingEvents = [];
-  for (const message of messages) {
-    for (const event of message.events) {
-      try {
-        say(eventText(event, nickOf));
-      } catch (error) {
-        console.error(error);
-      }
-    }
-  }
+/** Sounds for what a new state brought (never for the first state of the page). */
+function soundFor(before, after) {
+  if (!before) return;
+  const since = before.log?.at(-1)?.v ?? 0;
+  const fresh = (after.log ?? []).filter((entry) => entry.v > since);
+  const played = fresh.some((e) => e.kind === "play" || e.move?.kind === "play");
+  if (fresh.some((e) => e.took !== undefined && e.took !== null)) playSound("trick");
+  else if (played) playSound("card");
+  const you = after.game.you;
+  const yours = (snap) => you !== null && snap.view?.to_move === you;
+  if (yours(after) && !yours(before)) playSound("turn");
 }
 
 const handlers = {
   state(message) {
     const before = state.snap;
     update(S.withSnapshot(state, message, Date.now()));
-    tellEvents();
-    for (const line of changesText(before, state.snap, nickOf)) say(line);
+    soundFor(before, state.snap);
     const { game } = state.snap;
     if (game.status === "finished" || game.status === "cancelled") store.markEnded(code);
     if (game.rematch && game.you !== null) carrySeat(game.rematch);
   },
+  // What happened in the game comes again in the state that follows, in its `log`: the
+  // page draws "Przebieg gry" from there, so a reload shows the same lines. Only what
+  // the chat tells (it turned off) is said from here.
   event(message) {
-    // Told with the nicks of the state that follows (a join names a new player).
-    pendingEvents.push(message);
-    if (state.snap && state.snap.v >= message.v) tellEvents();
+    for (const event of message.events) {
+      if (event.kind === "chat" || event.kind === "chat_rejected") say(eventText(event, nickOf));
+    }
   },
   error(message) {
     const { code: kind, message: text } = message.error;
@@ -156,12 +156,12 @@ async function copyLink() {
   } catch {
     // no clipboard access: the link stays on screen to copy by hand
   }
-  update(S.withFlag(state, "notice", done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go."));
-  setTimeout(() => update(S.withFlag(state, "notice", "")), 4000);
+  update(S.withFlag(state, "copyNote", done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go."));
+  setTimeout(() => update(S.withFlag(state, "copyNote", "")), 4000);
 }
 
 async function join(nick) {
-  update(S.withError(state, ""));
+  update(S.withFlag(state, "joinError", ""));
   try {
     const seated = await joinGame(code, nick);
     store.setNick(nick.trim());
@@ -170,7 +170,10 @@ async function join(nick) {
     update(S.withSeat(state, entry));
     socket.reconnect();
   } catch (error) {
-    update(S.withError(state, error.message));
+    // Shown under the nick field, which gets the focus back.
+    update(S.withFlag(state, "joinError", error.message));
+    renderer.flush(state);
+    $("join-nick").focus();
   }
 }
 
@@ -189,7 +192,7 @@ const act = {
   give() {
     const action = S.giveAction(state);
     if (action) sendMove(action);
-    else update(S.withError(state, `Najpierw wybierz kartę dla ${nickOf(S.nextRecipient(state))}.`));
+    else update(S.withError(state, `Najpierw wybierz kartę, którą dostanie ${nickOf(S.nextRecipient(state))}.`));
   },
   discard() {
     const action = S.discardAction(state);
@@ -198,6 +201,20 @@ const act = {
   },
   reset: () => update(S.resetSelection(state)),
   "last-trick": () => update(S.toggled(state, "showLastTrick")),
+  summary: () => update(S.toggled(state, "summaryOpen")),
+  "more-bids": () => update(S.toggled(state, "moreBids")),
+  drawer(intent) {
+    update(S.withDrawer(state, state.drawer === intent.panel ? null : intent.panel));
+    renderer.flush(state);
+    if (state.drawer) $("drawer-close").focus();
+  },
+  "drawer-close"() {
+    const was = state.drawer;
+    if (!was) return;
+    update(S.withDrawer(state, null));
+    renderer.flush(state);
+    $(`tab-${was}`).focus();
+  },
   "surrender-ask": () => update(S.withFlag(state, "confirmSurrender", true)),
   "surrender-no": () => state.confirmSurrender && update(S.withFlag(state, "confirmSurrender", false)),
   "surrender-yes"() {

@@ -5,7 +5,9 @@
 // region that held it: it is never dropped on the page body.
 import { $, el } from "./dom.js";
 import { cardBack, cardFace, suitIcon } from "./cards.js";
-import { BACK, SUITS, announce, cardName, cardsCount, cardsToPick, outcomeText, plural, signed } from "./a11y.js";
+import {
+  BACK, SUITS, announce, cardName, cardsCount, cardsToPick, logLine, logLines, num, outcomeText, plural, signed,
+} from "./a11y.js";
 import * as S from "./state.js";
 
 const PHASE_NAME = {
@@ -26,6 +28,10 @@ const YOUR_MOVE = {
   play: () => "zagraj kartę",
 };
 const ORDINAL = ["Pierwszy", "Drugi"];
+const FIRST_BIDS = 3; // bid or contract buttons shown before "Więcej"
+const WIDE = matchMedia("(min-width: 62em)"); // the side column stands beside the table
+const CALM = matchMedia("(prefers-reduced-motion: reduce)");
+const COLLECT_MS = 320; // a taken trick slides toward its winner
 
 const clockText = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 const secondsText = (s) => `${s} ${plural(s, "sekunda", "sekundy", "sekund")}`;
@@ -36,6 +42,11 @@ function show(node, visible) {
 
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
+}
+
+function setAttr(node, name, value) {
+  if (value === null) node.removeAttribute(name);
+  else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 /** A card picture with its name, for cards that are not buttons. */
@@ -53,13 +64,33 @@ function backs(count, label, extraClass = "") {
 
 const chip = (text, kind = "") => el("span", { class: `chip ${kind}` }, text);
 
-export function createRenderer({ nick = "" } = {}) {
+/** A nick cut with an ellipsis when long: whole on hover (title) and to screen readers. */
+const nickText = (nick, tag = "span") => el(tag, { class: "nick", title: nick }, nick);
+
+/**
+ * Where each seat sits as seen from this page: you at the bottom, the next player on
+ * your left, then across, then on your right (play goes clockwise, R5). A spectator
+ * sees the table from seat 0.
+ */
+export function positions(players, you) {
+  const base = you ?? 0;
+  const around = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] }[players];
+  const place = { [base]: "bottom" };
+  around.forEach((pos, i) => (place[(base + 1 + i) % players] = pos));
+  return place;
+}
+
+export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
   $("join-nick").value = nick;
   const memo = new Map();
   let frame = 0;
   let pending = null;
   let handIndex = 0; // where the keyboard focus was in the hand, for when its card goes
   let warned = ""; // the turn that was told "zostało N sekund"
+  let logV = null; // the last log entry drawn; null before the first state
+  let collecting = null; // {key, until}: a taken trick on its way to its winner
+  let drawnTrick = { key: "", length: 0 }; // the trick being played, as last drawn
+  let openedMusik = ""; // the hand whose musik was last drawn face up
 
   /** Redraw a region only when its key changed. */
   function region(name, key, draw) {
@@ -90,14 +121,17 @@ export function createRenderer({ nick = "" } = {}) {
     const ancestors = [];
     for (let node = focused; node && node !== document.body; node = node.parentElement) ancestors.push(node);
 
-    drawHead(state);
+    const missing = drawMissing(state);
+    drawHead(state, missing);
     drawLobby(state);
-    drawTable(state);
-    drawSummary(state);
     drawEnd(state);
+    drawTable(state, Date.now());
+    drawSummary(state);
     drawControls(state);
     drawScores(state);
+    drawLog(state);
     drawChat(state);
+    drawDrawer(state);
     drawDialog(state);
     tick(state, Date.now());
 
@@ -125,18 +159,35 @@ export function createRenderer({ nick = "" } = {}) {
         continue;
       }
       if (node.id === "moves") {
-        const first = node.querySelector("button:not([disabled]), select");
+        const first = node.querySelector("button:not([disabled])");
         return (first || node).focus();
       }
-      if (node.hasAttribute("tabindex")) return node.focus();
+      // A region takes the focus where it is: the page does not jump to it.
+      if (node.hasAttribute("tabindex")) return node.focus({ preventScroll: true });
     }
     const region = ["end", "summary", "controls"].map($).find((node) => visible(node));
-    (region || $("main")).focus();
+    (region || $("main")).focus({ preventScroll: true });
+  }
+
+  // --- an unknown or deleted game: one message and the way home ---
+
+  function drawMissing(state) {
+    const missing = state.connection === "closed" && (state.closedCode === 4404 || state.closedCode === 4410);
+    show($("missing"), missing);
+    document.body.classList.toggle("game-missing", missing);
+    if (missing) {
+      // A removed game says why (the server's message); an unknown code, what to check.
+      setText($("missing-title"), state.closedCode === 4410 ? "Ta gra została usunięta" : "Nie ma takiej gry");
+      setText($("missing-text"), state.closedCode === 4410
+        ? state.error || `Gra ${state.code} została usunięta z serwera.`
+        : `Nie ma gry o kodzie ${state.code}. Mogła już się skończyć i zniknąć z serwera albo kod ma literówkę.`);
+    }
+    return missing;
   }
 
   // --- head: title, connection, error ---
 
-  function drawHead(state) {
+  function drawHead(state, missing) {
     const game = state.snap?.game;
     const mine = game && S.view(state)?.to_move === game.you && game.you !== null;
     const name = game ? (game.name ? `${game.name} (${game.code})` : `Gra ${game.code}`) : `Gra ${state.code}`;
@@ -147,13 +198,22 @@ export function createRenderer({ nick = "" } = {}) {
       connecting: "Łączenie…",
       open: "",
       retrying: "Połączenie przerwane. Łączę ponownie…",
-      closed: state.closedCode === 4404 ? "Nie ma takiej gry." : "Połączenie zamknięte.",
+      closed: "Połączenie zamknięte.",
     }[state.connection];
-    setText($("conn"), state.connection === "open" && !state.snap ? "Łączenie…" : conn);
-    setText($("error"), state.error);
+    setText($("conn"), missing ? "" : state.connection === "open" && !state.snap ? "Łączenie…" : conn);
+    setText($("error"), missing ? "" : state.error);
+    setText($("notice"), state.notice);
+    show($("notice"), Boolean(state.notice));
   }
 
   // --- waiting for players ---
+
+  function optionsText(game) {
+    const parts = [`${game.players} graczy`, game.short ? "krótka gra" : "gra do 1000",
+      `czas na ruch: ${secondsText(game.move_seconds)}`, game.public ? "publiczna" : "prywatna",
+      game.chat ? "z czatem" : "bez czatu"];
+    return parts.join(" · ");
+  }
 
   function drawLobby(state) {
     const game = state.snap?.game;
@@ -162,193 +222,255 @@ export function createRenderer({ nick = "" } = {}) {
     const spectator = Boolean(game) && game.you === null && !(waiting && !state.stored);
     show($("spectator"), spectator);
     if (!waiting) return;
+    const seated = game.you !== null;
+    const rematch = Boolean(game.rematch_of);
+    setText($("lobby-title"), rematch ? "Rewanż: czekamy, aż wrócą gracze" : game.name ? `${game.name}: czekamy na graczy` : "Czekamy na graczy");
+    setText($("lobby-options"), optionsText(game));
+    // The invited player sees the join form first; the share box is for those seated.
+    show($("join-form"), !seated && !state.stored);
+    setText($("join-error"), state.joinError);
+    setAttr($("join-nick"), "aria-invalid", state.joinError ? "true" : null);
+    setAttr($("join-nick"), "aria-describedby", state.joinError ? "join-error" : null);
+    show($("share-box"), seated && !rematch);
     const link = `${location.origin}/g/${game.code}`;
     setText($("code"), game.code);
     setText($("link"), link);
     if ($("link").getAttribute("href") !== link) $("link").href = link;
     show($("share"), typeof navigator.share === "function");
-    setText($("copy-note"), state.notice);
-    show($("join-form"), game.you === null && !state.stored);
-    region("lobby-seats", [game.seats, game.you], () => {
-      $("lobby-seats").replaceChildren(...game.seats.map((s) =>
-        el("li", { class: s.nick === null ? "free" : "" },
+    setText($("copy-note"), state.copyNote);
+    region("lobby-seats", [game.seats, game.you, rematch], () => {
+      $("lobby-seats").replaceChildren(...game.seats.map((s) => {
+        let status = "";
+        if (s.nick !== null && rematch) status = s.connected ? chip("wrócił do stołu", "chip-ok") : chip("jeszcze nie wrócił", "chip-off");
+        else if (s.nick !== null) status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
+        return el("li", { class: s.nick === null ? "free" : "" },
           `${s.seat + 1}. `,
-          s.nick === null ? "wolne miejsce" : el("strong", {}, s.nick),
+          s.nick === null ? "wolne miejsce" : nickText(s.nick, "strong"),
           s.seat === game.you ? " (Ty)" : "",
           " ",
-          s.nick !== null ? (s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off")) : "")));
+          status);
+      }));
     });
   }
 
-  // --- the table: seats, musik, trump, trick ---
+  // --- the table: seats around it, musik, trump, trick ---
 
-  function seatOrder(state) {
-    const game = state.snap.game;
-    const n = game.players;
-    const me = game.you;
-    if (me === null) return { others: [...Array(n).keys()], me: null };
-    return { others: [...Array(n - 1).keys()].map((i) => (me + 1 + i) % n), me };
-  }
-
-  function seatPanel(state, seat, own) {
-    const { game, view } = state.snap;
+  function seatChips(state, seat) {
+    const { view } = state.snap;
     const h = view.hand;
-    const info = game.seats[seat];
+    const info = state.snap.game.seats[seat];
     const out = h?.sitting_out === seat; // R7: the server says who sits the hand out
     const chips = [];
     if (h) {
       if (seat === h.dealer) chips.push(chip("rozdaje", "chip-dealer"));
       if (out) chips.push(chip("pauzuje", "chip-out"));
-      if (seat === h.mus && h.phase === "bidding") chips.push(chip("na musie", "chip-mus"));
-      if (seat === h.declarer) chips.push(chip(h.contract ? `gra za ${h.contract}` : "rozgrywa", "chip-declarer"));
+      if (h.phase === "bidding" && !out) {
+        const mine = h.auction.filter((a) => a.seat === seat);
+        const last = mine[mine.length - 1];
+        if (last) chips.push(chip(last.bid === null ? "pas" : `licytuje ${last.bid}`, last.bid === null ? "chip-pass" : "chip-bid"));
+        else if (seat === h.mus) chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
+      }
+      if (seat === h.declarer) chips.push(chip(h.contract ? `gra za ${h.contract}` : `rozgrywa, ${h.bid}`, "chip-declarer"));
     }
     if (view.on_barrel[seat]) chips.push(chip("na beczce", "chip-barrel"));
     if (!info.connected) chips.push(chip("rozłączony", "chip-off"));
     if (view.timeouts[seat]) chips.push(chip(`spóźnienia: ${view.timeouts[seat]}`, "chip-warn"));
-
-    const lines = [];
-    if (h?.phase === "bidding" && !out) {
-      const mine = h.auction.filter((a) => a.seat === seat);
-      const last = mine[mine.length - 1];
-      let bid = seat === h.mus ? `${h.mus_bid} (mus)` : "—";
-      if (last) bid = last.bid === null ? "pas" : String(last.bid);
-      lines.push(el("span", {}, `Licytacja: ${bid}`));
-    }
-    if (h && h.phase !== "bidding" && !out) lines.push(el("span", { class: "nowrap" }, `Lewy: ${h.tricks[seat]}`));
-    const turn = view.to_move === seat;
-    const count = h && !own && !out && h.counts[seat] > 0 ? h.counts[seat] : 0;
-    return el(own ? "div" : "li", { class: `seat${turn ? " seat-turn" : ""}${own ? " seat-own" : ""}${out ? " seat-out" : ""}` },
-      el("p", { class: "seat-name" },
-        el("span", { class: `dot${info.connected ? " dot-on" : ""}`, "aria-hidden": "true" }),
-        el("strong", {}, info.nick ?? "wolne miejsce"),
-        own ? " (Ty)" : "",
-        el("span", { class: "sr-only" }, info.connected ? ", połączony" : ""),
-        turn ? el("span", { class: "chip chip-turn" }, "ruch ", el("span", { "data-clock": "", class: "seat-clock" })) : "",
-        chips),
-      el("p", { class: "seat-line" },
-        el("span", { class: "seat-score" }, el("span", { class: "nowrap" }, `Wynik: ${view.scores[seat]}`), lines.length ? " · " : "", lines),
-        count ? el("span", { class: "seat-cards" }, backs(Math.min(count, 10), cardsCount(count), "pile-fan"),
-          el("span", { class: "count", "aria-hidden": "true" }, cardsCount(count))) : ""));
+    return chips;
   }
 
-  function drawTable(state) {
+  function seatPanel(state, seat, pos) {
+    const { game, view } = state.snap;
+    const h = view.hand;
+    const info = game.seats[seat];
+    const own = seat === game.you;
+    const out = h?.sitting_out === seat;
+    const turn = view.to_move === seat;
+    const count = h && !own && !out ? h.counts[seat] : 0;
+    const facts = [el("span", { class: "nowrap" }, `${num(view.scores[seat])} pkt`)];
+    if (h && h.phase !== "bidding" && !out) facts.push(el("span", { class: "nowrap" }, `lewy: ${h.tricks[seat]}`));
+    const cards = count ? el("span", { class: "seat-cards" }, backs(Math.min(count, 3), cardsCount(count), "pile-fan"),
+      el("span", { class: "count", "aria-hidden": "true" }, String(count))) : "";
+    return el(own || pos === "bottom" ? "div" : "li", {
+      class: `seat seat-${pos}${turn ? " seat-turn" : ""}${own ? " seat-own" : ""}${out ? " seat-out" : ""}`,
+      "data-seat": String(seat),
+    },
+    el("p", { class: "seat-name" },
+      el("span", { class: `dot${info.connected ? " dot-on" : ""}`, "aria-hidden": "true" }),
+      nickText(info.nick ?? "wolne miejsce", "strong"),
+      own ? el("span", { class: "you" }, " (Ty)") : "",
+      el("span", { class: "sr-only" }, info.connected ? ", połączony" : ", rozłączony"),
+      turn ? el("span", { class: "chip chip-turn" }, el("span", { class: "sr-only" }, "ruch, "), el("span", { "data-clock": "", class: "seat-clock" })) : "",
+      cards),
+    el("p", { class: "seat-line" }, facts.flatMap((f, i) => (i ? [el("span", { class: "sep", "aria-hidden": "true" }, "·"), f] : [f]))),
+    el("p", { class: "chips" }, seatChips(state, seat)));
+  }
+
+  function drawTable(state, now) {
     const view = S.view(state);
     show($("table"), Boolean(view?.hand));
     if (!view?.hand) return;
     const { game } = state.snap;
-    const order = seatOrder(state);
-    region("seats", [game.seats, game.you, view.scores, view.on_barrel, view.timeouts, view.to_move, view.hand.phase,
-      view.hand.dealer, view.hand.sitting_out, view.hand.mus, view.hand.declarer, view.hand.contract, view.hand.auction, view.hand.counts, view.hand.tricks], () => {
-      $("seats").replaceChildren(...order.others.map((seat) => seatPanel(state, seat, false)));
-      $("me").replaceChildren(...(order.me === null ? [] : [seatPanel(state, order.me, true)]));
-    });
+    const place = positions(game.players, game.you);
+    const bottom = Number(Object.keys(place).find((seat) => place[seat] === "bottom"));
     const h = view.hand;
-    region("center", [h, state.showLastTrick, view.hand_number, game.seats.map((s) => s.nick)], () => {
-      $("center").replaceChildren(...centerParts(state));
+    region("seats", [game.seats, game.you, view.scores, view.on_barrel, view.timeouts, view.to_move, h.phase,
+      h.dealer, h.sitting_out, h.mus, h.mus_bid, h.declarer, h.contract, h.bid, h.auction, h.counts, h.tricks], () => {
+      const side = ["left", "top", "right"];
+      const others = game.seats.map((s) => s.seat).filter((seat) => seat !== bottom)
+        .sort((a, b) => side.indexOf(place[a]) - side.indexOf(place[b]));
+      $("seats").dataset.players = String(game.players);
+      $("seats").replaceChildren(...others.map((seat) => seatPanel(state, seat, place[seat])));
+      $("me").replaceChildren(seatPanel(state, bottom, "bottom"));
+    });
+    drawCenter(state, now, place);
+  }
+
+  function drawCenter(state, now, place) {
+    const { view, game } = state.snap;
+    const h = view.hand;
+    const taken = S.showingTakenTrick(state, now);
+    // When the moment of a taken trick ends, it slides to its winner before it goes.
+    const takenKey = h.last_trick ? `${view.hand_number}:${h.tricks.join(",")}` : "";
+    if (taken) collecting = { key: takenKey, until: null };
+    else if (collecting?.key === takenKey && collecting.until === null && h.phase === "play" && !CALM.matches) {
+      collecting = { key: takenKey, until: now + COLLECT_MS };
+    }
+    const sliding = Boolean(collecting && collecting.key === takenKey && collecting.until !== null && now < collecting.until);
+    region("center", [h, state.showLastTrick, taken, sliding, view.hand_number, game.seats.map((s) => s.nick), game.you], () => {
+      $("center").replaceChildren(...centerParts(state, place, taken, sliding));
     });
   }
 
-  function centerParts(state) {
+  function centerParts(state, place, taken, sliding) {
     const { view } = state.snap;
     const h = view.hand;
     const nick = (seat) => S.nickOf(state, seat);
     const parts = [];
     let contract;
     if (h.declarer === null) contract = `Najwyższa oferta: ${h.bid} (${nick(h.bidder)})`;
-    else if (h.contract === null) contract = `Rozgrywa ${nick(h.declarer)}, licytacja ${h.bid}`;
+    else if (h.contract === null) contract = `Rozgrywa: ${nick(h.declarer)}, licytacja ${h.bid}`;
     else contract = `${nick(h.declarer)} gra za ${h.contract}`;
     parts.push(el("p", { class: "center-info" },
-      el("span", {}, `Rozdanie ${view.hand_number} · ${PHASE_NAME[h.phase]}`),
+      el("span", { class: "wide-only" }, `Rozdanie ${view.hand_number}`),
       el("span", {}, contract),
       el("span", { class: "trump" }, "Atut: ", h.trump ? [suitIcon(h.trump), ` ${SUITS[h.trump]}`] : "brak")));
     if (h.melds.length) {
       parts.push(el("p", { class: "center-melds" }, "Meldunki: ", h.melds.map((m, i) =>
-        el("span", { class: "meld" }, i ? ", " : "", `${nick(m.seat)} `, suitIcon(m.suit), ` ${SUITS[m.suit]} ${m.value}`))));
+        el("span", { class: "meld" }, i ? ", " : "", `${nick(m.seat)}: `, suitIcon(m.suit), ` ${SUITS[m.suit]} ${m.value}`))));
     }
     const showMusik = ["bidding", "musik", "give", "discard", "declare"].includes(h.phase);
     if (showMusik) {
+      // A musik turned face up turns over once, when it is first shown open.
+      const openKey = `${view.hand_number}:${h.musiks.map((m) => Boolean(m.cards)).join(",")}`;
+      const turning = openKey !== openedMusik && h.musiks.some((m) => m.cards) ? " turn-up" : "";
+      if (h.musiks.some((m) => m.cards)) openedMusik = openKey;
       parts.push(el("div", { class: "musiks" }, h.musiks.map((musik, i) => {
         const title = h.musiks.length > 1 ? `${ORDINAL[i]} musik` : "Musik";
-        const taken = h.musik_taken === i ? " (wzięty)" : "";
+        const takenMusik = h.musik_taken === i ? " (wzięty)" : "";
         const cards = musik.cards
-          ? el("span", { class: "pile pile-open" }, musik.cards.map((c) => cardImage(c, "card-musik")))
-          : backs(musik.count, `${title}: ${musik.count} ${plural(musik.count, "zakryta karta", "zakryte karty", "zakrytych kart")}`);
-        return el("div", { class: "musik" }, el("p", { class: "label" }, title + taken), cards);
+          ? el("span", { class: "pile pile-open" }, musik.cards.map((c) => cardImage(c, `card-musik${turning}`)))
+          : backs(musik.count, `${title}: ${musik.count} ${plural(musik.count, "zakryta karta", "zakryte karty", "zakrytych kart")}`, "pile-musik");
+        return el("div", { class: "musik" }, el("p", { class: "label" }, title + takenMusik), cards);
       })));
     }
-    const showLast = Boolean(h.last_trick) && (state.showLastTrick || h.phase === "over");
-    const trick = showLast ? h.last_trick.cards : h.trick;
-    const winner = showLast ? h.last_trick.winner : h.winning;
-    if (h.phase === "play" || showLast) {
-      const title = showLast ? `Ostatnia lewa — wziął(a) ${nick(h.last_trick.winner)}` : "Na stole";
-      parts.push(el("div", { class: `trick${state.showLastTrick ? " trick-last" : ""}` },
-        el("p", { class: "label" }, title),
-        trick.length
-          ? el("ol", { class: "trick-cards" }, trick.map((p) =>
-            el("li", { class: `played${p.seat === winner ? " played-win" : ""}` },
-              cardImage(p.card),
-              el("span", { class: "played-nick" }, nick(p.seat)),
-              p.seat === winner && !showLast ? el("span", { class: "chip chip-win" }, "bierze") : "")))
-          : el("p", { class: "empty" }, h.to_move === null ? "" : `Wychodzi ${nick(h.to_move)}.`)));
-    }
+    // The trick on the table: the one being played, or for a moment the one just
+    // taken (all its cards, the winner marked), or the last one on request.
+    const lastOne = Boolean(h.last_trick) && (taken || sliding || state.showLastTrick || h.phase === "over");
+    if (h.phase !== "play" && !lastOne) return parts;
+    const trick = lastOne ? h.last_trick.cards : h.trick;
+    const winner = lastOne ? h.last_trick.winner : h.winning;
+    let title = "Na stole";
+    if (lastOne) title = state.showLastTrick && !taken ? `Ostatnia lewa, bierze ją ${nick(winner)}` : `Lewa dla: ${nick(winner)}`;
+    const slide = sliding ? ` collect-${place[winner]}` : "";
+    // Only the card just played travels in from its player's side.
+    const trickKey = `${view.hand_number}:${h.tricks.join(",")}`;
+    const fresh = !lastOne && (drawnTrick.key !== trickKey || trick.length > drawnTrick.length) ? trick.length - 1 : -1;
+    if (!lastOne) drawnTrick = { key: trickKey, length: trick.length };
+    parts.push(el("div", { class: `trick${state.showLastTrick && !taken ? " trick-last" : ""}${lastOne ? " trick-taken" : ""}${slide}` },
+      el("p", { class: "label" }, title),
+      el("ol", { class: `trick-cards trick-${state.snap.game.players}` }, trick.map((p, i) =>
+        el("li", { class: `played${p.seat === winner ? " played-win" : ""}${i === fresh ? " arrive" : ""}`, "data-pos": place[p.seat] },
+          cardImage(p.card),
+          nickText(nick(p.seat), "span"),
+          p.seat === winner ? el("span", { class: "chip chip-win" }, lastOne ? "bierze" : "wygrywa") : ""))),
+      trick.length ? "" : el("p", { class: "empty" }, h.to_move === null ? "" : `Wychodzi ${nick(h.to_move)}.`)));
     return parts;
   }
 
-  // --- after a hand: its summary ---
+  // --- after a hand: its summary, shown at once and opened again until the next ends ---
 
   function drawSummary(state) {
     const view = S.view(state);
     const h = view?.hand;
     const result = view?.results[view.results.length - 1];
-    const visibleNow = Boolean(h && h.phase === "over" && result);
+    const over = Boolean(h && h.phase === "over");
+    const visibleNow = Boolean(result) && (over || state.summaryOpen) && state.snap.game.status === "playing";
     show($("summary"), visibleNow);
+    const opener = $("summary-open");
+    show(opener, Boolean(result) && !over && state.snap?.game.status === "playing");
+    setText(opener, state.summaryOpen ? "Zamknij podsumowanie" : "Podsumowanie rozdania");
+    setAttr(opener, "aria-expanded", String(Boolean(state.summaryOpen)));
     if (!visibleNow) return;
-    region("summary", [view.hand_number, view.results.length, h.musiks, state.snap.game.seats.map((s) => s.nick), view.awaiting_deal], () => {
+    region("summary", [view.results.length, over, over && h.musiks, state.snap.game.seats.map((s) => s.nick), view.awaiting_deal], () => {
       const { game } = state.snap;
       const nick = (seat) => S.nickOf(state, seat);
       const d = result.declarer;
       const total = (i) => result.points[i] + result.melds[i];
       const rows = game.seats.map(({ seat }) => {
         const out = seat === result.sitting_out;
-        const role = seat === d ? " (rozgrywał(a))" : out ? " (pauzował(a))" : "";
+        const role = seat === d ? "rozgrywa" : out ? "pauzuje" : "";
         return el("tr", {},
-          el("th", { scope: "row" }, nick(seat), role ? el("span", { class: "role" }, role) : ""),
+          el("th", { scope: "row", class: "nick-cell" }, nickText(nick(seat)), role ? el("span", { class: "role" }, role) : ""),
           el("td", {}, out ? "—" : result.points[seat]),
           el("td", {}, out ? "—" : result.melds[seat]),
           el("td", {}, out ? "—" : total(seat)),
           el("td", {}, signed(result.delta[seat])));
       });
-      const melds = h.melds.length
-        ? h.melds.map((m) => `${nick(m.seat)}: ${SUITS[m.suit]} ${m.value}`).join(", ")
-        : "nikt nie meldował";
-      const unused = h.musiks.length > 1 ? h.musiks.findIndex((m, i) => i !== h.musik_taken && m.cards) : -1;
+      const melds = game.seats.filter(({ seat }) => result.melds[seat] > 0).map(({ seat }) => `${nick(seat)}: ${result.melds[seat]}`);
+      const unused = over && h.musiks.length > 1 ? h.musiks.findIndex((m, i) => i !== h.musik_taken && m.cards) : -1;
       $("summary").replaceChildren(
-        el("h2", { id: "summary-title" }, "Podsumowanie rozdania"),
-        el("p", { class: "summary-head" }, `Rozdanie ${view.hand_number}. ${nick(d)} grał(a) za ${result.contract}: `,
+        el("h2", { id: "summary-title" }, over ? "Podsumowanie rozdania" : `Podsumowanie rozdania ${view.results.length}`),
+        el("p", { class: "summary-head" }, `Rozgrywa ${nick(d)}, kontrakt ${result.contract}: `,
           el("strong", { class: result.made ? "made" : "failed" }, result.made ? "ugrane" : "nieugrane"),
           ` (${total(d)} pkt), ${signed(result.delta[d])}.`),
-        el("p", {}, `Meldunki: ${melds}.`),
+        el("p", {}, `Meldunki: ${melds.length ? melds.join(", ") : "nikt nie meldował"}.`),
         el("div", { class: "scroll-x", role: "region", "aria-label": "Punkty w rozdaniu", tabindex: "0" },
-          el("table", { class: "table" },
-            el("thead", {}, el("tr", {}, ["Gracz", "Karty", "Meldunki", "Razem", "Zmiana"].map((t) => el("th", { scope: "col" }, t)))),
+          el("table", { class: "table summary-table" },
+            el("thead", {}, el("tr", {}, ["Gracz", "Punkty z kart", "Meldunki", "Razem", "Zmiana"].map((t) => el("th", { scope: "col" }, t)))),
             el("tbody", {}, rows))),
         unused >= 0 ? el("div", { class: "musik" }, el("p", { class: "label" }, `Niewzięty musik (${ORDINAL[unused].toLowerCase()}):`),
           el("span", { class: "pile pile-open" }, h.musiks[unused].cards.map((c) => cardImage(c, "card-musik")))) : "",
-        view.awaiting_deal ? el("p", { id: "next-deal", class: "note" }) : "");
+        view.awaiting_deal && over ? el("p", { id: "next-deal", class: "note" }) : "");
     });
   }
 
-  // --- the end of the game ---
+  // --- the end of the game: the ranking, how it was won, the whole score sheet ---
 
   function drawEnd(state) {
     const game = state.snap?.game;
+    const view = S.view(state);
     const ended = game?.status === "finished" || game?.status === "cancelled";
     show($("end"), Boolean(ended));
     if (!ended) return;
-    setText($("end-text"), outcomeText(game, S.view(state), (seat) => S.nickOf(state, seat)));
+    setText($("end-text"), outcomeText(game, view, (seat) => S.nickOf(state, seat)));
     show($("rematch"), game.you !== null && game.status === "finished" && !game.rematch);
     show($("rematch-link"), Boolean(game.rematch));
     if (game.rematch) $("rematch-link").href = `/g/${game.rematch}`;
+    region("end", [view?.scores, view?.outcome, game.seats.map((s) => s.nick), view?.results.length], () => {
+      if (!view) {
+        $("ranking").replaceChildren();
+        $("end-scores").replaceChildren();
+        return;
+      }
+      const winner = view.outcome?.winner ?? null;
+      const order = game.seats.map((s) => s.seat)
+        .sort((a, b) => (b === winner) - (a === winner) || view.scores[b] - view.scores[a]);
+      $("ranking").replaceChildren(...order.map((seat) => el("li", { class: seat === winner ? "winner" : "" },
+        nickText(S.nickOf(state, seat), "strong"), ` — ${num(view.scores[seat])} pkt`,
+        seat === winner ? [" ", chip("wygrywa", "chip-win")] : "",
+        seat === view.outcome?.loser ? [" ", chip(view.outcome.reason === "surrender" ? "poddaje grę" : "walkower", "chip-off")] : "")));
+      $("end-scores").replaceChildren(scoreTable(state));
+    });
   }
 
   // --- own hand and moves ---
@@ -364,7 +486,7 @@ export function createRenderer({ nick = "" } = {}) {
     let prompt = "";
     if (mode === "give") {
       const to = S.nextRecipient(state);
-      prompt = to === null ? "Karty wybrane. Naciśnij „Oddaj karty”." : `Wybierz kartę dla ${S.nickOf(state, to)}`;
+      prompt = to === null ? "Karty wybrane. Naciśnij „Oddaj karty”." : `Wybierz kartę, którą dostanie ${S.nickOf(state, to)}.`;
     } else if (mode === "discard") {
       const left = S.discardsLeft(state);
       const more = state.selection.discard.length ? "jeszcze " : "";
@@ -372,15 +494,15 @@ export function createRenderer({ nick = "" } = {}) {
     }
     setText($("prompt"), prompt);
     show($("prompt"), Boolean(prompt));
-    region("moves", [S.legal(state), state.selection, h.phase, game.seats.map((s) => s.nick), state.busy], () => {
+    region("moves", [S.legal(state), state.selection, h.phase, game.seats.map((s) => s.nick), state.busy, state.moreBids], () => {
       $("moves").replaceChildren(...moveParts(state));
       // A move is on its way: nothing more to press until the server answers.
-      if (state.busy) for (const node of $("moves").querySelectorAll("button, select")) node.disabled = true;
+      if (state.busy) for (const node of $("moves").querySelectorAll("button")) node.disabled = true;
     });
     drawHand(state);
     let note = "";
     if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
-    else if (h.received) note = `Od rozgrywającego dostałeś(-aś): ${cardName(h.received)}.`;
+    else if (h.received) note = `Karta od rozgrywającego: ${cardName(h.received)}.`;
     else if (h.given) note = `Oddane: ${Object.entries(h.given).map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`).join(", ")}.`;
     if (h.discarded) note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
     setText($("hand-note"), note);
@@ -388,6 +510,23 @@ export function createRenderer({ nick = "" } = {}) {
     const hasLast = Boolean(h.last_trick);
     if (last.disabled === hasLast) last.disabled = !hasLast;
     last.setAttribute("aria-pressed", String(state.showLastTrick && hasLast));
+  }
+
+  /** One-tap values: the first few as buttons, the rest behind "Więcej" (two taps). */
+  function valueButtons(state, values, intent, label, verb) {
+    const shown = state.moreBids ? values : values.slice(0, FIRST_BIDS);
+    const button = (value, primary) => el("button", {
+      type: "button", class: `button button-value${primary ? " button-primary" : ""}`, "data-intent": intent,
+      "data-value": String(value), "data-key": `${intent}:${value}`, "aria-label": `${verb} ${value}`,
+    }, String(value));
+    return el("div", { class: "value-group", role: "group", "aria-label": label },
+      el("span", { class: "value-label", "aria-hidden": "true" }, `${label}:`),
+      shown.map((v, i) => button(v, i === 0)),
+      values.length > FIRST_BIDS ? el("button", {
+        type: "button", class: "button button-small button-more", "data-intent": "more-bids", "data-key": "more-bids",
+        "aria-expanded": String(state.moreBids),
+        "aria-label": state.moreBids ? "Mniej wartości" : `Więcej wartości, do ${values[values.length - 1]}`,
+      }, state.moreBids ? "Mniej" : "Więcej…") : "");
   }
 
   function moveParts(state) {
@@ -400,12 +539,7 @@ export function createRenderer({ nick = "" } = {}) {
       const bids = moves.bid || [];
       parts.push(el("div", { class: "row move-row" },
         moves.pass ? button("Pas", "pass") : "",
-        bids.length ? [
-          el("span", { class: "field-inline" },
-            el("label", { for: "bid-value" }, "Oferta"),
-            el("select", { id: "bid-value", "data-key": "bid-value" }, bids.map((v) => el("option", { value: v }, v)))),
-          button("Licytuj", "bid", { class: "button button-primary" }),
-        ] : el("span", { class: "note" }, "Wyżej licytować nie możesz.")));
+        bids.length ? valueButtons(state, bids, "bid", "Licytuj", "Licytuj") : el("span", { class: "note" }, "Wyżej licytować nie możesz.")));
     }
     if (moves.musik) {
       parts.push(el("div", { class: "row move-row" }, moves.musik.map((i) =>
@@ -416,25 +550,21 @@ export function createRenderer({ nick = "" } = {}) {
     if (moves.give) {
       const chosen = state.selection.give;
       parts.push(el("ul", { class: "picks" }, moves.give.to.map((seat, i) =>
-        el("li", {}, `Dla ${nick(seat)}: `, chosen[i] ? el("strong", {}, cardName(chosen[i])) : "—"))));
+        el("li", {}, "Dla: ", nickText(nick(seat), "span"), " — ", chosen[i]
+          ? el("strong", {}, cardName(chosen[i]))
+          : [el("span", { "aria-hidden": "true" }, "…"), el("span", { class: "sr-only" }, "jeszcze nic")]))));
       parts.push(el("div", { class: "row move-row" },
         button("Oddaj karty", "give", { class: "button button-primary" }),
         button("Wybierz od nowa", "reset")));
     }
     if (moves.discard) {
       const chosen = state.selection.discard;
-      parts.push(el("p", { class: "picks" }, "Do odłożenia: ", chosen.length ? el("strong", {}, chosen.map((c) => cardName(c)).join(", ")) : "—"));
+      parts.push(el("p", { class: "picks" }, "Do odłożenia: ", chosen.length ? el("strong", {}, chosen.map((c) => cardName(c)).join(", ")) : "jeszcze nic"));
       parts.push(el("div", { class: "row move-row" },
         button("Odłóż karty", "discard", { class: "button button-primary" }),
         button("Wybierz od nowa", "reset")));
     }
-    if (moves.declare) {
-      parts.push(el("div", { class: "row move-row" },
-        el("span", { class: "field-inline" },
-          el("label", { for: "declare-value" }, "Deklaracja"),
-          el("select", { id: "declare-value", "data-key": "declare-value" }, moves.declare.map((v) => el("option", { value: v }, v)))),
-        button("Deklaruj", "declare", { class: "button button-primary" })));
-    }
+    if (moves.declare) parts.push(el("div", { class: "row move-row" }, valueButtons(state, moves.declare, "declare", "Graj za", "Graj za")));
     return parts;
   }
 
@@ -443,6 +573,7 @@ export function createRenderer({ nick = "" } = {}) {
     const cards = S.handCards(state);
     const mode = S.handMode(state);
     show(box, cards.length > 0);
+    box.style.setProperty("--n", String(Math.max(cards.length, 1)));
     // The card to hold the tab stop: the one chosen by key or click, else the one that
     // has the focus, else (on a new turn to play) the first playable, else the same place.
     const focusedCode = box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
@@ -462,16 +593,10 @@ export function createRenderer({ nick = "" } = {}) {
         button.dataset.meld = String(card.meld);
         button.replaceChildren(cardFace(card.code, { meld: card.meld !== null }));
       }
-      const attrs = {
-        "aria-label": cardName(card.code, card.meld),
-        "aria-disabled": card.enabled ? null : "true",
-        "aria-pressed": card.pressed === null ? null : String(card.pressed),
-        tabindex: i === handIndex ? "0" : "-1",
-      };
-      for (const [name, value] of Object.entries(attrs)) {
-        if (value === null) button.removeAttribute(name);
-        else if (button.getAttribute(name) !== value) button.setAttribute(name, value);
-      }
+      setAttr(button, "aria-label", cardName(card.code, card.meld));
+      setAttr(button, "aria-disabled", card.enabled ? null : "true");
+      setAttr(button, "aria-pressed", card.pressed === null ? null : String(card.pressed));
+      setAttr(button, "tabindex", i === handIndex ? "0" : "-1");
       button.classList.toggle("dim", !card.enabled && mode !== null && !state.busy);
       if (box.children[i] !== button) box.insertBefore(button, box.children[i] || null);
     });
@@ -483,29 +608,66 @@ export function createRenderer({ nick = "" } = {}) {
 
   // --- scores and history ---
 
+  function scoreTable(state) {
+    const view = S.view(state);
+    const { game } = state.snap;
+    const nick = (seat) => S.nickOf(state, seat);
+    const head = el("tr", {}, el("th", { scope: "col" }, "Rozdanie"),
+      game.seats.map((s) => el("th", { scope: "col", class: "nick-cell" }, nickText(nick(s.seat)))));
+    const rows = view.results.map((r, n) => el("tr", {},
+      el("th", { scope: "row" }, `${n + 1}. `, nickText(nick(r.declarer)), ` ${r.contract} `,
+        el("span", { class: `role ${r.made ? "made" : "failed"}` }, r.made ? "ugrane" : "nieugrane")),
+      r.scores.map((score, seat) => el("td", {},
+        el("span", { class: "score" }, num(score)), " ",
+        el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat]))))));
+    const total = el("tr", {}, el("th", { scope: "row" }, "Razem"),
+      view.scores.map((score, seat) => el("td", {}, el("strong", {}, num(score)),
+        view.on_barrel[seat] ? [" ", el("span", { class: "barrel" }, "na beczce")] : "")));
+    return el("table", { class: "table scores" },
+      el("caption", { class: "sr-only" }, `Wyniki rozdań, gra do ${view.target}, beczka od ${view.barrel}`),
+      el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: String(1 + game.players), class: "muted" }, "Jeszcze żadne rozdanie się nie skończyło."))),
+      el("tfoot", {}, total));
+  }
+
   function drawScores(state) {
     const view = S.view(state);
-    show($("scores"), Boolean(view));
-    if (!view) return;
-    const { game } = state.snap;
-    region("scores", [view.results, view.scores, view.on_barrel, game.seats.map((s) => s.nick)], () => {
-      const nick = (seat) => S.nickOf(state, seat);
-      const head = el("tr", {}, el("th", { scope: "col" }, "Rozdanie"),
-        game.seats.map((s) => el("th", { scope: "col" }, nick(s.seat))));
-      const rows = view.results.map((r, n) => el("tr", {},
-        el("th", { scope: "row" }, `${n + 1}. ${nick(r.declarer)} ${r.contract} `,
-          el("span", { class: `role ${r.made ? "made" : "failed"}` }, r.made ? "ugrane" : "nieugrane")),
-        r.scores.map((score, seat) => el("td", {},
-          el("span", { class: "score" }, score), " ",
-          el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat]))))));
-      const total = el("tr", {}, el("th", { scope: "row" }, "Razem"),
-        view.scores.map((score, seat) => el("td", {}, el("strong", {}, score),
-          view.on_barrel[seat] ? [" ", el("span", { class: "barrel" }, "na beczce")] : "")));
-      $("score-box").replaceChildren(el("table", { class: "table scores" },
-        el("caption", { class: "sr-only" }, `Wyniki rozdań, gra do ${view.target}, beczka od ${view.barrel}`),
-        el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: String(1 + game.players), class: "muted" }, "Jeszcze żadne rozdanie się nie skończyło."))),
-        el("tfoot", {}, total)));
+    const ended = ["finished", "cancelled"].includes(state.snap?.game.status);
+    show($("scores"), Boolean(view) && !ended);
+    if (!view || ended) return;
+    region("scores", [view.results, view.scores, view.on_barrel, state.snap.game.seats.map((s) => s.nick)], () => {
+      $("score-box").replaceChildren(scoreTable(state));
     });
+  }
+
+  // "Przebieg gry" holds the server's log (the snapshot's `log`): a reload or a late
+  // spectator sees the same lines. Entries that come after the first state are also
+  // told to the announcer; the first state's are only shown.
+  function drawLog(state) {
+    const entries = state.snap?.log;
+    if (!entries) return;
+    const box = $("log");
+    const view = S.view(state);
+    const nick = (seat) => S.nickOf(state, seat);
+    const newest = entries.length ? entries[entries.length - 1].v : 0;
+    if (logV !== null && newest === logV) return;
+    const first = logV === null;
+    const drawn = new Set([...box.children].map((node) => Number(node.dataset.v)));
+    let added = false;
+    for (const entry of entries) {
+      if (drawn.has(entry.v)) continue;
+      const lines = logLines(entry, view, nick);
+      for (const line of lines) {
+        box.append(el("p", { "data-v": String(entry.v) }, line));
+        if (!first && entry.v > logV) logLine(line);
+      }
+      drawn.add(entry.v);
+      added = true;
+    }
+    // The server keeps the newest entries: older lines go as it drops them.
+    const oldest = entries.length ? entries[0].v : Infinity;
+    while (box.firstElementChild && Number(box.firstElementChild.dataset.v) < oldest) box.firstElementChild.remove();
+    if (added) box.scrollTop = box.scrollHeight;
+    logV = newest;
   }
 
   // --- chat ---
@@ -535,10 +697,11 @@ export function createRenderer({ nick = "" } = {}) {
   function drawChat(state) {
     const game = state.snap?.game;
     show($("chat"), Boolean(game?.chat));
+    show($("tab-chat"), Boolean(game?.chat));
     if (!game?.chat) return;
     show($("chat-body"), !state.chatHidden);
     show($("chat-off"), state.chatHidden);
-    setText($("chat-toggle"), state.chatHidden ? "Włącz czat" : "Wyłącz czat");
+    setText($("chat-toggle"), state.chatHidden ? "Pokaż czat" : "Ukryj czat");
     show($("chat-form"), game.can_chat);
     setText($("chat-error"), state.chatError);
     setText($("chat-note"), game.chat_note || "");
@@ -571,11 +734,31 @@ export function createRenderer({ nick = "" } = {}) {
     const after = () => (previous ? previous.nextElementSibling : box.firstElementChild);
     if (lines.length) while (after()) after().remove();
     else if (!box.firstElementChild) box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
-    if (added) box.scrollTop = box.scrollHeight;
+    if (added) box.scrollTop = box.scrollHeight; // the log scrolls, never the page
   }
 
   function clearChatInput() {
     $("chat-text").value = "";
+  }
+
+  // --- the side panels: beside the table on a wide screen, a drawer on a narrow one ---
+
+  function drawDrawer(state) {
+    const wide = WIDE.matches;
+    const drawer = wide ? null : state.drawer;
+    const side = $("side");
+    show($("drawer-tabs"), !wide && Boolean(state.snap));
+    side.classList.toggle("drawer", !wide);
+    side.classList.toggle("open", Boolean(drawer));
+    document.body.classList.toggle("drawer-open", Boolean(drawer));
+    for (const panel of side.querySelectorAll("[data-panel]")) panel.classList.toggle("current", panel.dataset.panel === drawer);
+    for (const name of ["scores", "log", "chat"]) {
+      setAttr($(`tab-${name}`), "aria-expanded", String(drawer === name));
+    }
+    const unread = S.unreadChat(state, wide || drawer === "chat");
+    show($("unread"), unread > 0);
+    setText($("unread"), unread ? String(unread) : "");
+    setAttr($("tab-chat"), "aria-label", unread ? `Czat, nowe wiadomości: ${unread}` : null);
   }
 
   // --- the surrender dialog ---
@@ -587,7 +770,7 @@ export function createRenderer({ nick = "" } = {}) {
     if (!state.confirmSurrender && dialog.open) dialog.close();
   }
 
-  // --- every quarter second: the clock and the turn announcement ---
+  // --- every quarter second: the clock, the turn announcement, the taken trick ---
 
   function tick(state, now) {
     const game = state.snap?.game;
@@ -600,7 +783,11 @@ export function createRenderer({ nick = "" } = {}) {
       turn = state.connection === "closed" ? "" : "Łączenie z grą…";
     } else if (game.status === "waiting") {
       const taken = game.seats.filter((s) => s.nick !== null).length;
-      turn = `Czekamy na graczy: ${taken} z ${game.players}.`;
+      if (game.rematch_of) {
+        const back = game.seats.filter((s) => s.connected).length;
+        turn = `Rewanż: wróciło ${back} z ${game.players} graczy.`;
+        if (left !== null) clock = clockText(left);
+      } else turn = `Czekamy na graczy: ${taken} z ${game.players}.`;
     } else if (game.status === "finished" || game.status === "cancelled") {
       turn = `Koniec gry. ${outcomeText(game, view, nick)}`;
     } else if (view?.awaiting_deal) {
@@ -611,7 +798,10 @@ export function createRenderer({ nick = "" } = {}) {
       const phase = view.hand.phase;
       turn = view.to_move === game.you ? `Twój ruch: ${YOUR_MOVE[phase](S.legal(state))}.` : `Ruch: ${nick(view.to_move)} (${PHASE_NAME[phase]}).`;
       const key = `${state.snap.v}:${view.to_move}`;
-      if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) warned = `${key}|${left}`;
+      if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) {
+        warned = `${key}|${left}`;
+        if (view.to_move === game.you) onWarning();
+      }
       if (warned.startsWith(`${key}|`)) {
         const n = Number(warned.split("|")[1]);
         turn = `${turn.slice(0, -1)} — zostało ${secondsText(n)}.`;
@@ -621,6 +811,7 @@ export function createRenderer({ nick = "" } = {}) {
     announce(turn);
     setText($("clock"), clock);
     for (const node of document.querySelectorAll("[data-clock]")) setText(node, clock);
+    if (view?.hand) drawCenter(state, now, positions(game.players, game.you));
   }
 
   return { schedule, flush, tick, clearChatInput };

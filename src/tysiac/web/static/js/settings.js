@@ -1,12 +1,15 @@
-// Appearance: theme, font and text size, kept in localStorage under exactly `theme`,
-// `font` and `textSize` (boot.js applies them before the first paint). The "Aa" button
-// opens a dialog to change them; every change applies at once.
+// Appearance and sound: theme, font and text size, kept in localStorage under exactly
+// `theme`, `font` and `textSize` (boot.js applies them before the first paint), and the
+// table's sounds under `sound` (sound.js reads it at each play). The "Aa" button opens a
+// dialog to change them; every change applies at once.
 import { el } from "./dom.js";
+import { play, rememberSound } from "./sound.js";
 
 export const CHOICES = {
   theme: { legend: "Motyw", options: [["light", "Jasny"], ["dark", "Ciemny"], ["system", "Jak w systemie"]], default: "system" },
   font: { legend: "Czcionka", options: [["system", "Zwykła"], ["atkinson", "Wyraźna"]], default: "system" },
   textSize: { legend: "Rozmiar tekstu", options: [["normal", "Zwykły"], ["large", "Większy"], ["larger", "Bardzo duży"]], default: "normal" },
+  sound: { legend: "Dźwięki", options: [["off", "Wyłączone"], ["on", "Włączone"]], default: "off" },
 };
 
 export function loadSettings() {
@@ -54,7 +57,7 @@ function buildDialog(settings) {
           el("input", { type: "radio", name: key, value, checked: settings[key] === value }),
           ` ${label}`))));
   const dialog = el("dialog", { id: "settings-dialog", class: "dialog", "aria-labelledby": "settings-title" },
-    el("h2", { id: "settings-title" }, "Wygląd"),
+    el("h2", { id: "settings-title" }, "Wygląd i dźwięki"),
     groups,
     el("p", { class: "dialog-buttons" }, el("button", { type: "button", class: "button", "data-close": "" }, "Zamknij")));
   dialog.addEventListener("change", (event) => {
@@ -63,6 +66,10 @@ function buildDialog(settings) {
     settings[input.name] = input.value;
     saveSetting(input.name, input.value);
     applySettings(settings);
+    if (input.name === "sound") {
+      rememberSound(input.value === "on");
+      if (input.value === "on") play("turn"); // a sample, so the player hears that it works
+    }
   });
   dialog.querySelector("[data-close]").addEventListener("click", () => dialog.close());
   dialog.addEventListener("click", (event) => {

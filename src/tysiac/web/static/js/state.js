@@ -7,7 +7,7 @@ export function initialState(code, stored) {
   return {
     code,
     stored, // {seat, token, ...} from localStorage, or null: a spectator
-    snap: null, // the last `state` message: {v, game, view, chat}
+    snap: null, // the last `state` message: {v, game, view, chat, log}
     connection: "connecting",
     closedCode: null,
     deadline: null, // Date.now() at which game.time_left_ms runs out
@@ -15,10 +15,17 @@ export function initialState(code, stored) {
     selection: { key: "", give: [], discard: [] },
     focusCard: null,
     showLastTrick: false,
+    trickUntil: null, // Date.now() until which the trick just completed stays on the table
+    summaryOpen: false, // the last hand's summary, opened again during the next hand
+    moreBids: false, // the bid (or contract) buttons beyond the first few are shown
+    drawer: null, // on a narrow screen: the open side panel, "scores" | "log" | "chat"
+    chatSeen: 0, // the last chat line's seq this page has shown on screen
     confirmSurrender: false,
     chatHidden: Boolean(stored?.chatOff),
     error: "",
-    notice: "", // "Skopiowano link."
+    notice: "", // "Już siedzisz przy tym stole jako Marek." (from the home page)
+    copyNote: "", // "Skopiowano link."
+    joinError: "", // why joining from this page was refused
     chatError: "", // why the last chat line was refused
     reported: [], // seq of the chat lines this page reported
   };
@@ -37,8 +44,8 @@ export function nickOf(state, seat) {
 const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;
 
 export function withSnapshot(state, message, now) {
-  const { v, game, view: gameView, chat } = message;
-  const snap = { v, game, view: gameView, chat };
+  const { v, game, view: gameView, chat, log } = message;
+  const snap = { v, game, view: gameView, chat, log };
   const key = selectionKey(snap);
   const selection = key === state.selection.key ? state.selection : { key, give: [], discard: [] };
   // "Ostatnia lewa" stays open until the next card is played.
@@ -47,6 +54,8 @@ export function withSnapshot(state, message, now) {
   const played = (hand) => (hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1);
   const keepLast = state.showLastTrick && Boolean(after?.last_trick) && played(before) === played(after) &&
     state.snap.view.hand_number === gameView.hand_number;
+  const newHand = state.snap?.view?.hand_number !== gameView?.hand_number;
+  const samePhase = !newHand && before?.phase === after?.phase;
   return {
     ...state,
     snap,
@@ -55,8 +64,37 @@ export function withSnapshot(state, message, now) {
     deadline: game.time_left_ms === null ? null : now + game.time_left_ms,
     selection,
     showLastTrick: keepLast,
+    trickUntil: game.trick_shown_ms ? now + game.trick_shown_ms : null,
+    summaryOpen: state.summaryOpen && !newResult(state, gameView),
+    moreBids: state.moreBids && samePhase && state.snap?.view?.to_move === gameView?.to_move,
     confirmSurrender: state.confirmSurrender && game.status === "playing" && game.you !== null,
   };
+}
+
+/** Another hand ended since the summary was opened: the one it showed is old. */
+function newResult(state, gameView) {
+  return (gameView?.results.length ?? 0) !== (state.snap?.view?.results.length ?? 0);
+}
+
+/** Whether the trick just completed is still shown instead of the one being played. */
+export function showingTakenTrick(state, now) {
+  const h = hand(state);
+  return Boolean(h?.last_trick) && state.trickUntil !== null && now < state.trickUntil;
+}
+
+/** The panel a narrow screen shows over the table, or null. */
+export const withDrawer = (state, drawer) => ({
+  ...state,
+  drawer,
+  chatSeen: drawer === "chat" || state.drawer === "chat" ? lastChatSeq(state) : state.chatSeen,
+});
+
+export const lastChatSeq = (state) => state.snap?.chat.at(-1)?.seq ?? 0;
+
+/** Chat lines that came while the chat was not on screen. */
+export function unreadChat(state, chatOnScreen) {
+  if (chatOnScreen || state.chatHidden || !state.snap) return 0;
+  return state.snap.chat.filter((line) => line.seq > state.chatSeen && line.seat !== you(state)).length;
 }
 
 export const withConnection = (state, connection, closedCode = null) => ({ ...state, connection, closedCode });

@@ -30,8 +30,12 @@ export function loadSeat(code) {
   return entry && typeof entry.token === "string" && Number.isInteger(entry.seat) ? entry : null;
 }
 
+/** Store a seat; a different seat already stored for `code` is never overwritten. */
 export function saveSeat(code, entry) {
+  const held = loadSeat(code);
+  if (held && held.token !== entry.token) return false;
   write(PREFIX + code, entry);
+  return true;
 }
 
 export function updateSeat(code, changes) {
@@ -89,4 +93,26 @@ export function getOpts() {
 
 export function setOpts(opts) {
   write(OPTS, opts);
+}
+
+// A one-time message for the next page of this tab ("Już siedzisz przy tym stole…"),
+// kept in sessionStorage: read once by takeNotice() and gone.
+const NOTICE = "tysiac-notice";
+
+export function setNotice(text) {
+  try {
+    sessionStorage.setItem(NOTICE, text);
+  } catch {
+    // storage blocked: the page still opens, without the message
+  }
+}
+
+export function takeNotice() {
+  try {
+    const text = sessionStorage.getItem(NOTICE) || "";
+    sessionStorage.removeItem(NOTICE);
+    return text;
+  } catch {
+    return "";
+  }
 }

@@ -1,0 +1,118 @@
+"""Joining as a player expects: errors beside the form, one seat per browser, the invite."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import live_server
+
+from .ui import SMALL_PHONE, create_game, open_player
+
+NEAR = """([a, b]) => {
+    const r = (id) => document.getElementById(id).getBoundingClientRect();
+    return Math.abs(r(a).top - r(b).bottom);
+}"""
+
+
+def focused_id(page: Page) -> str:
+    return str(page.evaluate("() => document.activeElement?.id ?? ''"))
+
+
+def test_join_errors_stand_beside_the_code_and_take_the_focus(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path) as server:
+        page = open_player(browser, f"{server.base}/", SMALL_PHONE)
+        page.get_by_label("Nick", exact=True).fill("Ola")
+        page.get_by_label("Kod gry").fill("ZZZZZZ")
+        page.get_by_role("button", name="Dołącz do gry", exact=True).click()
+        error = page.locator("#join-code-error")
+        expect(error).to_have_text("Nie ma gry o takim kodzie.")
+        expect(error).to_be_in_viewport()
+        assert focused_id(page) == "join-code"
+        assert page.evaluate(NEAR, ["join-code-error", "join-code"]) < 80
+        expect(page.get_by_label("Kod gry")).to_have_attribute("aria-invalid", "true")
+        code, _ = server.full_table(2)
+        page.get_by_label("Kod gry").fill(code)
+        page.get_by_role("button", name="Dołącz do gry", exact=True).click()
+        expect(error).to_have_text("Ta gra ma już komplet graczy.")
+        expect(error).to_be_in_viewport()
+        # A nick refused goes under the nick, which takes the focus.
+        page.get_by_label("Nick", exact=True).fill("")
+        page.get_by_role("button", name="Dołącz do gry", exact=True).click()
+        expect(page.locator("#nick-error")).to_have_text(re.compile("^Wpisz nick"))
+        assert focused_id(page) == "nick"
+        expect(error).to_have_text("")
+        page.context.close()
+
+
+def test_a_browser_holding_a_seat_is_sent_back_to_it(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        page = open_player(browser, f"{server.base}/")
+        code = create_game(page, "Marek", 3)
+        key = f"tysiac-online:{code}"
+        held = page.evaluate("(k) => localStorage.getItem(k)", key)
+        page.goto(f"{server.base}/")
+        page.get_by_label("Nick", exact=True).fill("Marek2")
+        page.get_by_label("Kod gry").fill(code)
+        page.get_by_role("button", name="Dołącz do gry", exact=True).click()
+        page.wait_for_url(re.compile(rf"/g/{code}$"))
+        expect(page.locator("#notice")).to_have_text("Już siedzisz przy tym stole jako Marek.")
+        assert page.evaluate("(k) => localStorage.getItem(k)", key) == held  # never overwritten
+        with server.http() as http:
+            assert http.get(f"/api/games/{code}").json()["nicks"] == ["Marek", None, None]
+        expect(page.locator("#lobby-seats")).to_contain_text("Marek (Ty)")
+        page.context.close()
+
+
+def test_the_invited_player_sees_the_join_form_first(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        created = server.create("Ala", 3, name="Piątkowy stolik", short=True)
+        page = open_player(browser, f"{server.base}/g/{created['code']}", SMALL_PHONE)
+        expect(
+            page.get_by_role("heading", name="Piątkowy stolik: czekamy na graczy")
+        ).to_be_visible()
+        expect(page.locator("#lobby-options")).to_contain_text("3 graczy · krótka gra")
+        form = page.get_by_role("button", name="Dołącz do gry")
+        expect(form).to_be_in_viewport()
+        expect(page.get_by_role("button", name="Kopiuj link")).to_be_hidden()  # the creator's
+        page.get_by_label("Nick").fill("Ala")
+        form.click()
+        expect(page.locator("#join-error")).to_have_text(re.compile("zajęty"))
+        assert focused_id(page) == "join-nick"
+        page.get_by_label("Nick").fill("Ola")
+        page.get_by_label("Nick").press("Enter")
+        expect(page.get_by_role("button", name="Kopiuj link")).to_be_visible()
+        page.context.close()
+
+
+def test_enter_in_the_nick_field_creates_a_game(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        page = open_player(browser, f"{server.base}/")
+        page.get_by_label("Nick", exact=True).fill("Ala")
+        page.get_by_label("Nick", exact=True).press("Enter")
+        page.wait_for_url(re.compile(r"/g/[A-Z0-9]{6}$"))
+        code = page.url.rsplit("/", 1)[1]
+        stored = json.loads(
+            page.evaluate("(k) => localStorage.getItem(k)", f"tysiac-online:{code}")
+        )
+        assert stored["seat"] == 0
+        page.context.close()
+
+
+def test_an_unknown_code_shows_one_message_and_the_way_home(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path) as server:
+        page = open_player(browser, f"{server.base}/g/ZZZZZZ", SMALL_PHONE)
+        expect(page.get_by_role("heading", name="Nie ma takiej gry")).to_be_visible()
+        expect(page.locator("#missing-text")).to_contain_text("Nie ma gry o kodzie ZZZZZZ.")
+        for other in ("#conn", "#error", "#turn"):
+            expect(page.locator(other)).to_have_text("")
+        page.get_by_role("link", name="Wróć na stronę główną").click()
+        page.wait_for_url(f"{server.base}/")
+        page.context.close()
