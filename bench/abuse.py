@@ -49,7 +49,7 @@ LOBBY = ["127.0.0.5", "127.0.0.6", "127.0.0.7", "127.0.0.8"]
 # running_server raises the game limits for load tests; here the service's defaults apply.
 # The service's own limits (running_server lifts those per address for the load benches).
 LIMITS = {
-    f"TYSIAC_{name.upper()}": str(getattr(Settings, name))
+    f"TYSIAC_{name.upper()}": str(Settings.model_fields[name].default)
     for name in (
         "max_games_per_ip",
         "max_active_games",

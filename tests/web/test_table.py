@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import STRONG_DECK, live_server
 
-from .ui import DESKTOP, PHONE, SMALL_PHONE, controls, seat_page, take_turn
+from .ui import DESKTOP, PHONE, SMALL_PHONE, controls, make_moves, seat_page, take_turn
 
 # Where the hand's cards and the controls of the move are, in one look at the page.
 FIT = """() => {
@@ -370,3 +370,48 @@ def test_after_a_surrender_the_end_ranks_everyone(browser: Browser, tmp_path: Pa
             expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_hidden()
         for page in pages:
             page.context.close()
+
+
+LOG_LINES = "() => [...document.querySelectorAll('#log p')].map((p) => p.textContent)"
+
+
+def test_the_move_log_is_the_same_after_a_reload_and_for_a_late_spectator(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with live_server(tmp_path, hand_pause_seconds=60) as server:
+        code, tokens = server.full_table(3)
+        pages = [seat_page(browser, server.base, code, s, t) for s, t in enumerate(tokens)]
+        make_moves(pages, 12)  # bidding, the musik, the contract, the first tricks
+        pages[0].wait_for_timeout(300)
+        before = pages[0].evaluate(LOG_LINES)
+        assert len(before) > 12 and any(line.startswith("Lewę bierze") for line in before)
+        pages[0].reload()
+        expect(pages[0].locator("#log p")).to_have_count(len(before))
+        assert pages[0].evaluate(LOG_LINES) == before
+        late = browser.new_context(viewport=SMALL_PHONE).new_page()  # type: ignore[arg-type]
+        late.goto(f"{server.base}/g/{code}")
+        expect(late.locator("#log p")).to_have_count(len(before))
+        assert late.evaluate(LOG_LINES) == before
+        for page in [*pages, late]:
+            page.context.close()
+
+
+ANIMATION = """() => {
+    const probe = document.createElement('ol');
+    probe.className = 'trick-cards';
+    probe.innerHTML = '<li class="played arrive" data-pos="left"></li>';
+    document.body.append(probe);
+    return getComputedStyle(probe.firstElementChild).animationName;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_played_card_travels_unless_motion_is_reduced(
+    browser: Browser, tmp_path: Path, motion: str
+) -> None:
+    with live_server(tmp_path) as server:
+        context = browser.new_context(reduced_motion=motion)  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(f"{server.base}/g/{server.create()['code']}")
+        assert page.evaluate(ANIMATION) == ("none" if motion == "reduce" else "from-left")
+        context.close()
