@@ -56,7 +56,9 @@ def test_a_whole_hand_to_its_summary(
             page.context.close()
 
 
-def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path) -> None:
+def test_a_game_to_its_end_screen_and_a_rematch(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
     near = (850, 850, 850)  # test-only: start near 1000 with a deck the mus player wins
     with live_server(tmp_path, start_scores=near, deck=STRONG_DECK) as server:
         pages = seat_players(browser, server.base, 3)
@@ -65,14 +67,16 @@ def test_a_game_to_its_end_screen_and_a_rematch(browser: Browser, tmp_path: Path
         for page in pages:
             expect_heading(page, "Koniec gry")
         assert violations(pages[0]) == []  # the end screen too
+        pages[0].screenshot(path=screenshots / "end-points.png", full_page=True)
         pages[1].get_by_role("button", name="Rewanż").click()
         # The rematch deals once every player is back: until then it shows who is.
         pages[0].get_by_role("link", name="Przejdź do rewanżu").click()
         expect_heading(pages[0], "Rewanż: czekamy, aż wrócą gracze")
         seats = pages[0].locator("#lobby-seats")
         expect(seats.locator(".chip-ok")).to_have_count(1)
-        expect(seats).to_contain_text("jeszcze nie wrócił")
+        expect(seats).to_contain_text("jeszcze poza stołem")
         expect(hand(pages[0])).to_be_hidden()
+        pages[0].screenshot(path=screenshots / "rematch-waiting.png", full_page=True)
         for page in pages[1:]:
             page.get_by_role("link", name="Przejdź do rewanżu").click()
         for page in pages:

@@ -69,7 +69,9 @@ def test_a_browser_holding_a_seat_is_sent_back_to_it(browser: Browser, tmp_path:
         page.context.close()
 
 
-def test_the_invited_player_sees_the_join_form_first(browser: Browser, tmp_path: Path) -> None:
+def test_the_invited_player_sees_the_join_form_first(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
     with live_server(tmp_path) as server:
         created = server.create("Ala", 3, name="Piątkowy stolik", short=True)
         page = open_player(browser, f"{server.base}/g/{created['code']}", SMALL_PHONE)
@@ -80,6 +82,7 @@ def test_the_invited_player_sees_the_join_form_first(browser: Browser, tmp_path:
         form = page.get_by_role("button", name="Dołącz do gry")
         expect(form).to_be_in_viewport()
         expect(page.get_by_role("button", name="Kopiuj link")).to_be_hidden()  # the creator's
+        page.screenshot(path=screenshots / "invited-375.png", full_page=True)
         page.get_by_label("Nick").fill("Ala")
         form.click()
         expect(page.locator("#join-error")).to_have_text(re.compile("zajęty"))
@@ -105,7 +108,7 @@ def test_enter_in_the_nick_field_creates_a_game(browser: Browser, tmp_path: Path
 
 
 def test_an_unknown_code_shows_one_message_and_the_way_home(
-    browser: Browser, tmp_path: Path
+    browser: Browser, tmp_path: Path, screenshots: Path
 ) -> None:
     with live_server(tmp_path) as server:
         page = open_player(browser, f"{server.base}/g/ZZZZZZ", SMALL_PHONE)
@@ -113,6 +116,7 @@ def test_an_unknown_code_shows_one_message_and_the_way_home(
         expect(page.locator("#missing-text")).to_contain_text("Nie ma gry o kodzie ZZZZZZ.")
         for other in ("#conn", "#error", "#turn"):
             expect(page.locator(other)).to_have_text("")
+        page.screenshot(path=screenshots / "unknown-code-375.png", full_page=True)
         page.get_by_role("link", name="Wróć na stronę główną").click()
         page.wait_for_url(f"{server.base}/")
         page.context.close()

@@ -348,7 +348,9 @@ def test_the_summary_opens_again_until_the_next_hand_ends(browser: Browser, tmp_
             page.context.close()
 
 
-def test_after_a_surrender_the_end_ranks_everyone(browser: Browser, tmp_path: Path) -> None:
+def test_after_a_surrender_the_end_ranks_everyone(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         code, tokens = server.full_table(3)
         pages = [
@@ -368,6 +370,8 @@ def test_after_a_surrender_the_end_ranks_everyone(browser: Browser, tmp_path: Pa
             expect(page.locator("#end-scores table")).to_be_visible()
             expect(page.get_by_role("button", name="Pas")).to_have_count(0)
             expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_hidden()
+            expect(page.get_by_role("region", name="Stół")).to_be_hidden()  # the end instead
+        pages[0].screenshot(path=screenshots / "end-375-surrender.png", full_page=True)
         for page in pages:
             page.context.close()
 

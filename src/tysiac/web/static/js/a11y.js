@@ -23,6 +23,13 @@ export function plural(n, one, few, many) {
   return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? few : many;
 }
 
+/** A move time as people say it: "1 minuta", "2 minuty", "45 sekund". */
+export function durationText(seconds) {
+  if (seconds % 60) return `${seconds} ${plural(seconds, "sekunda", "sekundy", "sekund")}`;
+  const minutes = seconds / 60;
+  return `${minutes} ${plural(minutes, "minuta", "minuty", "minut")}`;
+}
+
 export const cardsCount = (n) => `${n} ${plural(n, "karta", "karty", "kart")}`;
 /** "wybierz 2 karty", "jeszcze 1 kartę": the accusative. */
 export const cardsToPick = (n) => `${n} ${plural(n, "kartę", "karty", "kart")}`;

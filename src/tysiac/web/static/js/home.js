@@ -2,7 +2,7 @@
 // games this browser holds a seat in.
 import { $, el } from "./dom.js";
 import { createGame, gameInfo, joinGame, listGames, normaliseCode, siteInfo } from "./api.js";
-import { plural } from "./a11y.js";
+import { durationText } from "./a11y.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
 import * as store from "./store.js";
@@ -65,12 +65,6 @@ function restore() {
 // --- the move time: the choices come from /api/site (R27) ---
 
 let moveTimes = null; // {public: [seconds], private: [seconds]}, once loaded
-
-function durationText(seconds) {
-  if (seconds % 60) return `${seconds} ${plural(seconds, "sekunda", "sekundy", "sekund")}`;
-  const minutes = seconds / 60;
-  return `${minutes} ${plural(minutes, "minuta", "minuty", "minut")}`;
-}
 
 async function loadMoveTimes() {
   const select = field("move_seconds");

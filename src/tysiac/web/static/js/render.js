@@ -6,7 +6,7 @@
 import { $, el } from "./dom.js";
 import { cardBack, cardFace, suitIcon } from "./cards.js";
 import {
-  BACK, SUITS, announce, cardName, cardsCount, cardsToPick, logLine, logLines, num, outcomeText, plural, signed,
+  BACK, SUITS, announce, cardName, cardsCount, cardsToPick, durationText, logLine, logLines, num, outcomeText, plural, signed,
 } from "./a11y.js";
 import * as S from "./state.js";
 
@@ -210,7 +210,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
 
   function optionsText(game) {
     const parts = [`${game.players} graczy`, game.short ? "krótka gra" : "gra do 1000",
-      `czas na ruch: ${secondsText(game.move_seconds)}`, game.public ? "publiczna" : "prywatna",
+      `czas na ruch: ${durationText(game.move_seconds)}`, game.public ? "publiczna" : "prywatna",
       game.chat ? "z czatem" : "bez czatu"];
     return parts.join(" · ");
   }
@@ -241,7 +241,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     region("lobby-seats", [game.seats, game.you, rematch], () => {
       $("lobby-seats").replaceChildren(...game.seats.map((s) => {
         let status = "";
-        if (s.nick !== null && rematch) status = s.connected ? chip("wrócił do stołu", "chip-ok") : chip("jeszcze nie wrócił", "chip-off");
+        if (s.nick !== null && rematch) status = s.connected ? chip("już przy stole", "chip-ok") : chip("jeszcze poza stołem", "chip-off");
         else if (s.nick !== null) status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
         return el("li", { class: s.nick === null ? "free" : "" },
           `${s.seat + 1}. `,
@@ -307,8 +307,10 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
 
   function drawTable(state, now) {
     const view = S.view(state);
-    show($("table"), Boolean(view?.hand));
-    if (!view?.hand) return;
+    // Once the game is over, the end panel and its score sheet take the table's place.
+    const shown = Boolean(view?.hand) && state.snap.game.status === "playing";
+    show($("table"), shown);
+    if (!shown) return;
     const { game } = state.snap;
     const place = positions(game.players, game.you);
     const bottom = Number(Object.keys(place).find((seat) => place[seat] === "bottom"));
@@ -811,7 +813,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     announce(turn);
     setText($("clock"), clock);
     for (const node of document.querySelectorAll("[data-clock]")) setText(node, clock);
-    if (view?.hand) drawCenter(state, now, positions(game.players, game.you));
+    if (view?.hand && game.status === "playing") drawCenter(state, now, positions(game.players, game.you));
   }
 
   return { schedule, flush, tick, clearChatInput };
