@@ -47,6 +47,7 @@ from .game import (
     shuffle,
 )
 from .hand import Hand, Phase
+from .options import Options, OptionsError, options_from_json, options_to_json
 from .view import GameView, public_action, view
 
 __all__ = [
@@ -62,6 +63,8 @@ __all__ = [
     "HandResult",
     "IllegalAction",
     "Mask",
+    "Options",
+    "OptionsError",
     "Outcome",
     "Pass",
     "Phase",
@@ -82,6 +85,8 @@ __all__ = [
     "deal",
     "legal_actions",
     "new_game",
+    "options_from_json",
+    "options_to_json",
     "parse_card",
     "parse_cards",
     "public_action",

@@ -22,6 +22,7 @@ from .auto import auto_move
 from .cards import ALL_CARDS, Card
 from .errors import IllegalAction
 from .hand import Hand, Phase, apply_to_hand, deal_hand, hand_actions
+from .options import DEFAULT, Options
 
 TARGET = 1000
 SHORT_TARGET = 500  # R32
@@ -74,6 +75,7 @@ class Game:
     hand: Hand | None = None  # the hand being played, or the last one once over
     results: tuple[HandResult, ...] = ()
     outcome: Outcome | None = None
+    options: Options = DEFAULT  # the table's house rules (V1-V14), fixed for the game
 
     @property
     def barrel(self) -> int:
@@ -106,9 +108,14 @@ class Game:
 
 
 def new_game(
-    players: int, first_dealer: int, target: int = TARGET, scores: Sequence[int] | None = None
+    players: int,
+    first_dealer: int,
+    target: int = TARGET,
+    scores: Sequence[int] | None = None,
+    options: Options = DEFAULT,
 ) -> Game:
-    """A game waiting for its first deal. ``scores`` lets tests and replays start mid-game."""
+    """A game waiting for its first deal, with the table's ``options``. ``scores`` lets
+    tests and replays start mid-game."""
     if players not in (2, 3, 4):
         raise ValueError("Tysiąc is played by 2, 3 or 4 players.")
     if not 0 <= first_dealer < players:
@@ -118,7 +125,7 @@ def new_game(
     start = tuple(scores) if scores is not None else (0,) * players
     if len(start) != players:
         raise ValueError("One score per seat.")
-    return Game(players, target, first_dealer, start, (0,) * players)
+    return Game(players, target, first_dealer, start, (0,) * players, options=options)
 
 
 def shuffle(rng: random.Random) -> list[Card]:
