@@ -10,7 +10,6 @@ Polish, for players.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -97,7 +96,9 @@ def options_to_json(options: Options) -> dict[str, Any]:
 
 
 def _shown(value: object) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
+    """A value as JSON spells it: true, 5, "880"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
