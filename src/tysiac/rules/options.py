@@ -81,7 +81,7 @@ def options_from_json(data: object) -> Options:
     chosen: dict[str, Any] = {}
     for key, value in data.items():
         if key not in CHOICES:
-            raise OptionsError(f"Nieznana zasada stołu: {key!r}.")
+            raise OptionsError(f"Nieznana zasada stołu: „{key}”.")
         allowed, name = CHOICES[key]
         if not any(_same(value, option) for option in allowed):
             listed = ", ".join(_shown(option) for option in allowed)

@@ -91,6 +91,7 @@ async def create_game(request: Request) -> Response:
         chat=body.chat if body.chat is not None else not body.public,
         short=body.short,
         move_seconds=body.move_seconds,
+        options=body.options,
         author=author_of(request),
     )
     return _seated(request, seated, 201)
@@ -125,6 +126,7 @@ async def game_summary(request: Request) -> Response:
         "chat": table.settings.chat,
         "short": table.settings.target == 500,
         "move_seconds": table.settings.move_seconds,
+        "options": rules.options_to_json(table.settings.options),
         "rematch": table.rematch,
     }
     return JSONResponse(summary)

@@ -338,4 +338,11 @@ class GameService:
 
 
 def settings_of(row: gamedb.GameRow) -> TableSettings:
-    return TableSettings(row.players, row.target, row.name, row.public, row.chat, row.move_seconds)
+    return TableSettings(
+        row.players, row.target, row.name, row.public, row.chat, row.move_seconds, options_of(row)
+    )
+
+
+def options_of(row: gamedb.GameRow) -> rules.Options:
+    """The game's house rules as stored (checked at creation; NULL before they existed)."""
+    return rules.options_from_json(row.options or {})

@@ -20,7 +20,7 @@ from tysiac.store.schema import EventKind, GameStatus
 
 from . import names, talk
 from .errors import ServiceError, text_refusals
-from .games import Event, GameService, settings_of
+from .games import Event, GameService, options_of, settings_of
 from .moderation import Author
 from .security import new_code, new_token, token_hash
 from .table import Settings as TableSettings
@@ -48,6 +48,7 @@ async def create(
     chat: bool,
     short: bool,
     move_seconds: int,
+    options: dict[str, Any] | None = None,
     author: Author,
 ) -> Seated:
     with text_refusals():
@@ -60,11 +61,15 @@ async def create(
         raise ServiceError(
             "bad_move_time", "Czas na ruch to minuta; w grze prywatnej także 2 albo 5 minut."
         )
+    try:
+        house_rules = rules.options_from_json(options or {})
+    except rules.OptionsError as error:
+        raise ServiceError("bad_options", error.message) from None
     token = new_token()
     now = service.now()
     async with service.create_lock, service.writing() as conn:
         target = rules.game.SHORT_TARGET if short else rules.game.TARGET
-        settings = TableSettings(players, target, name, public, chat, move_seconds)
+        settings = TableSettings(players, target, name, public, chat, move_seconds, house_rules)
         code, game_id = await _open_game(service, conn, author.ip, settings, version=1)
         await gamedb.add_seat(conn, game_id, 0, nick, token_hash(token))
         await gamedb.append_events(conn, game_id, 1, [_joined(0, nick, author)], now)
@@ -173,6 +178,7 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
             "nicks": nicks,
             "short": row.target == rules.game.SHORT_TARGET,
             "chat": row.chat,
+            "options": rules.options_to_json(options_of(row)),
         }
         (waiting if row.status == GameStatus.WAITING else playing).append(entry)
     return {"waiting": waiting, "playing": playing}
@@ -202,6 +208,7 @@ async def _open_game(
         chat=settings.chat,
         target=settings.target,
         move_seconds=settings.move_seconds,
+        options=rules.options_to_json(settings.options),
         version=version,
         created_at=now,
         updated_at=now,

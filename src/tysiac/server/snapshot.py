@@ -8,7 +8,7 @@ move log, the chat. Nothing else serialises a table for a client.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from tysiac import rules
 from tysiac.rules.view import GameView
@@ -33,6 +33,7 @@ class GameInfo(TypedDict):
     chat: bool
     short: bool
     move_seconds: int
+    options: dict[str, Any]
     seats: list[SeatInfo]
     you: int | None
     time_left_ms: int | None
@@ -94,6 +95,7 @@ def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) ->
             "chat": settings.chat,
             "short": settings.target == rules.game.SHORT_TARGET,
             "move_seconds": settings.move_seconds,
+            "options": rules.options_to_json(settings.options),
             "seats": [
                 {"seat": s, "nick": nick, "connected": s in online}
                 for s, nick in enumerate(table.nicks)

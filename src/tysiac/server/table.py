@@ -19,6 +19,7 @@ from typing import Any, Required, TypedDict, cast
 
 from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
+from tysiac.rules.options import DEFAULT as DEFAULT_OPTIONS
 from tysiac.rules.view import MeldView, meld_view
 from tysiac.store.schema import EventKind, GameStatus
 
@@ -47,6 +48,7 @@ class Settings:
     public: bool
     chat: bool
     move_seconds: int
+    options: rules.Options = DEFAULT_OPTIONS  # the house rules (V1-V14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,7 @@ def _fold(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
                 data["first_dealer"],
                 table.settings.target,
                 data.get("scores"),
+                table.settings.options,
             )
             return replace(table, version=version, game=game)
         case EventKind.DEALT:

@@ -40,6 +40,7 @@ class GameRow:
     chat: bool
     target: int
     move_seconds: int
+    options: dict[str, Any] | None
     version: int
     deadline: datetime | None
     created_at: datetime

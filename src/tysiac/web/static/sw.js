@@ -27,6 +27,7 @@ const SHELL = [
   "/static/js/home.js",
   "/static/js/input.js",
   "/static/js/main.js",
+  "/static/js/options.js",
   "/static/js/page.js",
   "/static/js/pwa.js",
   "/static/js/render.js",

@@ -3,6 +3,7 @@
 import { $, el } from "./dom.js";
 import { createGame, gameInfo, joinGame, listGames, normaliseCode, siteInfo } from "./api.js";
 import { durationText } from "./a11y.js";
+import { DEFAULTS, OPTIONS, PRESETS } from "./options.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
 import * as store from "./store.js";
@@ -50,6 +51,51 @@ const GAME_ERRORS = ["unknown_game", "full", "already_seated", "cancelled", "fin
 
 // --- the form, with the last choices (tysiac_opts) ---
 
+// --- "Zasady stołu": a preset, or each option chosen ("Własne") ---
+
+function drawHouseRules() {
+  $("presets").replaceChildren(...PRESETS.map((preset) => el("p", { class: "check" },
+    el("input", { type: "radio", name: "preset", id: `preset-${preset.key}`, value: preset.key, "aria-describedby": `preset-${preset.key}-hint` }),
+    el("label", { for: `preset-${preset.key}` }, preset.name),
+    el("span", { class: "hint", id: `preset-${preset.key}-hint` }, preset.help))));
+  $("custom-options").replaceChildren(...OPTIONS.map((option) => el("p", { class: "field" },
+    el("label", { for: `opt-${option.key}` }, `${option.name} (${option.id})`),
+    el("select", { id: `opt-${option.key}`, "data-option": option.key, "aria-describedby": `opt-${option.key}-hint` },
+      option.values.map(([value, label], i) => el("option", { value: String(value) }, i ? label : `${label} (zwykle)`))),
+    el("span", { class: "hint", id: `opt-${option.key}-hint` }, option.help))));
+  for (const radio of form.querySelectorAll('input[name="preset"]')) radio.addEventListener("change", syncPreset);
+}
+
+function syncPreset() {
+  $("custom-options").hidden = chosenPreset().key !== "custom";
+}
+
+const chosenPreset = () => PRESETS.find((p) => p.key === form.querySelector('input[name="preset"]:checked')?.value) ?? PRESETS[0];
+
+/** The options to send: the preset's, or the custom choices that differ from the defaults. */
+function chosenOptions() {
+  const preset = chosenPreset();
+  if (preset.options) return preset.options;
+  const options = {};
+  for (const select of $("custom-options").querySelectorAll("select")) {
+    const option = OPTIONS.find((o) => o.key === select.dataset.option);
+    const value = option.values.find(([v]) => String(v) === select.value)[0];
+    if (value !== DEFAULTS[option.key]) options[option.key] = value;
+  }
+  return options;
+}
+
+function restoreHouseRules(opts) {
+  const preset = PRESETS.find((p) => p.key === opts.preset) ?? PRESETS[0];
+  $(`preset-${preset.key}`).checked = true;
+  const custom = opts.custom && typeof opts.custom === "object" ? opts.custom : {};
+  for (const select of $("custom-options").querySelectorAll("select")) {
+    const saved = custom[select.dataset.option];
+    if (saved !== undefined && [...select.options].some((o) => o.value === String(saved))) select.value = String(saved);
+  }
+  syncPreset();
+}
+
 function restore() {
   $("nick").value = store.getNick();
   const opts = store.getOpts();
@@ -59,6 +105,7 @@ function restore() {
   if (typeof opts.public === "boolean") field("public").checked = opts.public;
   if (typeof opts.chat === "boolean") field("chat").checked = opts.chat;
   if (typeof opts.short === "boolean") field("short").checked = opts.short;
+  restoreHouseRules(opts);
   syncPublic();
 }
 
@@ -144,9 +191,12 @@ form.addEventListener("submit", async (event) => {
     chat: field("chat").checked,
     short: field("short").checked,
   };
+  const options = chosenOptions();
   // Not loaded (no connection to /api/site): the server's default move time.
   if (moveTimes) opts.move_seconds = Number(field("move_seconds").value);
-  const body = { nick: name, ...opts };
+  const body = { nick: name, ...opts, options };
+  opts.preset = chosenPreset().key;
+  if (opts.preset === "custom") opts.custom = options;
   if (field("name").value.trim()) body.name = field("name").value;
   try {
     const seated = await createGame(body);
@@ -300,6 +350,7 @@ async function refreshMine() {
   replaceKeepingFocus($("mine"), items.length ? items : [el("li", { class: "muted" }, "Nie masz jeszcze żadnych gier na tym urządzeniu.")]);
 }
 
+drawHouseRules();
 restore();
 loadMoveTimes();
 refreshPublic();

@@ -8,6 +8,7 @@ import { cardBack, cardFace, suitIcon } from "./cards.js";
 import {
   BACK, SUITS, announce, cardName, cardsCount, cardsToPick, durationText, logLine, logLines, num, outcomeText, plural, signed,
 } from "./a11y.js";
+import { changedOptions, optionsLine } from "./options.js";
 import * as S from "./state.js";
 
 const PHASE_NAME = {
@@ -212,7 +213,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const parts = [`${game.players} graczy`, game.short ? "krótka gra" : "gra do 1000",
       `czas na ruch: ${durationText(game.move_seconds)}`, game.public ? "publiczna" : "prywatna",
       game.chat ? "z czatem" : "bez czatu"];
-    return parts.join(" · ");
+    return `${parts.join(" · ")}. ${optionsLine(game.options)}.`;
   }
 
   function drawLobby(state) {
@@ -638,6 +639,13 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     if (!view || ended) return;
     region("scores", [view.results, view.scores, view.on_barrel, state.snap.game.seats.map((s) => s.nick)], () => {
       $("score-box").replaceChildren(scoreTable(state));
+    });
+    region("rules", [state.snap.game.options], () => {
+      const changed = changedOptions(state.snap.game.options);
+      setText($("rules-line"), optionsLine(state.snap.game.options));
+      $("rules-list").replaceChildren(...(changed.length
+        ? changed.map((o) => el("li", {}, el("strong", {}, `${o.name}: ${o.value}.`), ` ${o.help}`))
+        : [el("li", {}, "Gramy według zwykłych zasad, bez dodatków.")]));
     });
   }
 
