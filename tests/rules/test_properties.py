@@ -13,14 +13,19 @@ from hypothesis import strategies as st
 from tysiac.rules import (
     Action,
     Bid,
+    Blind,
+    Bomb,
     Declare,
     Discard,
     Game,
     Give,
     IllegalAction,
+    Look,
+    Options,
     Pass,
     Play,
     Reason,
+    Redeal,
     Surrender,
     TakeMusik,
     Timeout,
@@ -35,18 +40,32 @@ from tysiac.rules import (
 )
 from tysiac.rules.cards import DECK, cards_of, codes, parse_card, points_of
 from tysiac.rules.hand import Hand, Phase, deck_of
+from tysiac.rules.options import CHOICES
 from tysiac.rules.replay import replay
 
 CARD = re.compile(r'"([9JQKTA][SCDH])"')
 players_st = st.sampled_from([2, 3, 4])
 rng_st = st.integers(0, 2**32).map(random.Random)
+# Every table option (V1-V14) with any of its values.
+options_st = st.fixed_dictionaries(
+    {key: st.sampled_from(values) for key, (values, _) in CHOICES.items()}
+).map(lambda chosen: Options(**chosen))
 
 
-def random_hand(players: int, rng: random.Random) -> tuple[Game, list[Game], list[Action]]:
-    """A random hand played to its end: the start, every state after it, the actions."""
-    start = deal(new_game(players, rng.randrange(players)), shuffle(rng))
+def random_hand(
+    players: int, rng: random.Random, options: Options | None = None
+) -> tuple[Game, list[Game], list[Action]]:
+    """A random hand played to its end: the start, every state after it, the actions.
+
+    With ``options`` the scores start anywhere from -200 to 990 (so V10 and V14 come up)."""
+    if options is None:
+        game = new_game(players, rng.randrange(players))
+    else:
+        scores = [rng.randrange(-200, 1000, 10) for _ in range(players)]
+        game = new_game(players, rng.randrange(players), scores=scores, options=options)
+    start = deal(game, shuffle(rng))
     game, states, actions = start, [start], []
-    while not game.awaiting_deal:
+    while game.hand is not None and game.hand.phase is not Phase.OVER:
         action = rng.choice(legal_actions(game))
         game = apply(game, action)
         states.append(game)
@@ -59,11 +78,18 @@ def shown_cards(data: Any) -> set[int]:
     return {parse_card(code) for code in CARD.findall(json.dumps(data))}
 
 
+def face_down(hand: Hand, seat: int | None) -> bool:
+    """V14: the blind player does not see their own cards until bidding ends."""
+    return seat == hand.active[0] and (
+        hand.phase is Phase.BLIND or (hand.blind and hand.phase is Phase.BIDDING)
+    )
+
+
 def secret_from(hand: Hand, seat: int | None) -> int:
     """Cards whose whereabouts ``seat`` may not learn (outside the musik display)."""
     secret = 0
     for other in range(hand.players):
-        if other != seat:
+        if other != seat or face_down(hand, seat):
             secret |= hand.held[other]
     if seat is not None and seat == hand.declarer:
         for _, card in hand.given:  # the declarer knows what it gave
@@ -77,10 +103,13 @@ def secret_from(hand: Hand, seat: int | None) -> int:
 
 
 def musik_may_show(hand: Hand, index: int, seat: int | None) -> bool:
+    declarer = seat is not None and seat == hand.declarer
+    if hand.declarer is None:
+        return False  # bidding, or a hand voided (V6) or redealt (V13) during it
     if hand.players != 2:
-        return hand.phase is not Phase.BIDDING  # R15
+        return declarer or not hand.blind  # R15; V14: a blind musik for the declarer only
     if index == hand.musik_taken:
-        return seat is not None and seat == hand.declarer  # R16
+        return declarer or hand.options.open_musik  # R16; V11
     return hand.phase is Phase.OVER
 
 
@@ -103,10 +132,12 @@ def test_random_hands_end_and_card_points_sum_to_120(players: int, rng: random.R
     assert sum(result.points) == sum(hand.won)
 
 
-@settings(max_examples=100, deadline=None)
-@given(players_st, rng_st)
-def test_a_view_never_holds_a_hidden_card(players: int, rng: random.Random) -> None:
-    _, states, _ = random_hand(players, rng)
+@settings(max_examples=150, deadline=None)
+@given(players_st, rng_st, options_st)
+def test_a_view_never_holds_a_hidden_card(
+    players: int, rng: random.Random, options: Options
+) -> None:
+    _, states, _ = random_hand(players, rng, options)
     for game in states:
         hand = game.hand
         assert hand is not None
@@ -122,7 +153,7 @@ def test_a_view_never_holds_a_hidden_card(players: int, rng: random.Random) -> N
             for index, musik in enumerate(musiks):
                 if musik["cards"] is not None:
                     assert musik_may_show(hand, index, seat)
-            if seat is None:
+            if seat is None or face_down(hand, seat):
                 assert seen["hand"]["cards"] is None
             else:
                 assert shown_cards(seen["hand"]["cards"]) == set(cards_of(hand.held[seat]))
@@ -131,9 +162,11 @@ def test_a_view_never_holds_a_hidden_card(players: int, rng: random.Random) -> N
 
 
 @settings(max_examples=100, deadline=None)
-@given(players_st, rng_st)
-def test_r9_a_public_action_never_holds_a_hidden_card(players: int, rng: random.Random) -> None:
-    _, _, actions = random_hand(players, rng)
+@given(players_st, rng_st, options_st)
+def test_r9_a_public_action_never_holds_a_hidden_card(
+    players: int, rng: random.Random, options: Options
+) -> None:
+    _, _, actions = random_hand(players, rng, options)
     for action in actions:
         public = public_action(action_to_json(action))
         assert public["type"] == action_to_json(action)["type"] and public["seat"] == action.seat
@@ -147,7 +180,7 @@ def test_r9_a_public_action_never_holds_a_hidden_card(players: int, rng: random.
 def random_action(game: Game, rng: random.Random) -> Action:
     seat = rng.randrange(-1, game.players + 1)
     card = rng.randrange(24)
-    kind = rng.randrange(7)
+    kind = rng.randrange(11)
     if kind == 0:
         return Bid(seat, rng.randrange(0, 420, rng.choice([5, 10])))
     if kind == 1:
@@ -160,15 +193,21 @@ def random_action(game: Game, rng: random.Random) -> Action:
         return Discard(seat, tuple(rng.randrange(24) for _ in range(rng.randrange(4))))
     if kind == 5:
         return Declare(seat, rng.randrange(0, 420, rng.choice([5, 10])))
+    if kind == 7:
+        return Bomb(seat)
+    if kind == 8:
+        return Redeal(seat)
+    if kind == 9:
+        return rng.choice([Blind(seat), Look(seat)])
     return Play(seat, card)
 
 
 @settings(max_examples=100, deadline=None)
-@given(players_st, rng_st)
+@given(players_st, rng_st, options_st)
 def test_apply_accepts_exactly_the_legal_actions_and_refusals_change_nothing(
-    players: int, rng: random.Random
+    players: int, rng: random.Random, options: Options
 ) -> None:
-    _, states, _ = random_hand(players, rng)
+    _, states, _ = random_hand(players, rng, options)
     for game in states:
         legal = legal_actions(game)
         candidates = [random_action(game, rng) for _ in range(30)]

@@ -159,3 +159,48 @@ def test_malformed_action_is_rejected_not_a_crash(action: Any) -> None:
     out = json.loads(done.stdout)
     assert out["rejected"]["index"] == 0 and out["rejected"]["reason"]
     assert out["phase"] == "bidding" and out["to_move"] == 1 and out["bid"] == 100
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"options": {"bid_step": 5.0}},
+        {"options": {"bid_step": "5"}},
+        {"options": {"rounding": 5}},
+        {"options": {"barrel": 880}},
+        {"options": {"mus": 0}},
+        {"options": {"colour": True}},
+        {"options": []},
+        {"counters": {"bolts": [0, 3, 0]}},
+        {"counters": {"bolts": [0, 0]}},
+        {"counters": {"bombs": [0, -1, 0]}},
+        {"counters": {"barrel": 3}},
+        {"counters": {"tries": 3}},
+        {"counters": {"tries": True}},
+        {"counters": {"barel": 1}},
+        {"counters": []},
+    ],
+)
+def test_v1_v14_bad_options_or_counters_exit_2(change: dict[str, Any]) -> None:
+    done = run(json.dumps({**EXAMPLE, **change}))
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.strip()
+
+
+def test_v1_v14_empty_options_add_end_and_counters_to_the_result() -> None:
+    played = {**EXAMPLE, "actions": EXAMPLE["actions"][:3]}
+    plain = json.loads(run(json.dumps(played)).stdout)
+    assert plain["result"] is None and "end" not in json.dumps(plain)
+    voided = {**EXAMPLE, "options": {"mus": False}, "actions": []}
+    for seat in (0, 1, 2):
+        voided["actions"].append({"seat": seat, "type": "pass"})
+    out = json.loads(run(json.dumps(voided)).stdout)
+    assert out["phase"] == "over" and out["bid"] is None and out["to_move"] is None
+    assert out["result"]["end"] == "void" and out["result"]["made"] is None
+    assert out["result"]["counters"] == {
+        "bolts": [0, 0, 0],
+        "bombs": [0, 0, 0],
+        "barrel": None,
+        "tries": 0,
+    }
+    same = json.loads(run(json.dumps({**EXAMPLE, "options": {}})).stdout)
+    assert same == EXPECTED  # not over yet: the same output

@@ -20,11 +20,15 @@ Nothing here imports the server (a test checks it).
 from .actions import (
     Action,
     Bid,
+    Blind,
+    Bomb,
     Declare,
     Discard,
     Give,
+    Look,
     Pass,
     Play,
+    Redeal,
     Surrender,
     TakeMusik,
     Timeout,
@@ -34,6 +38,7 @@ from .actions import (
 from .cards import Card, Mask, Suit, card_code, card_label, card_name, parse_card, parse_cards
 from .errors import IllegalAction
 from .game import (
+    Counters,
     Game,
     HandResult,
     Outcome,
@@ -46,22 +51,27 @@ from .game import (
     new_game,
     shuffle,
 )
-from .hand import Hand, Phase
+from .hand import End, Hand, Phase
 from .options import Options, OptionsError, options_from_json, options_to_json
 from .view import GameView, public_action, view
 
 __all__ = [
     "Action",
     "Bid",
+    "Blind",
+    "Bomb",
     "Card",
+    "Counters",
     "Declare",
     "Discard",
+    "End",
     "Game",
     "GameView",
     "Give",
     "Hand",
     "HandResult",
     "IllegalAction",
+    "Look",
     "Mask",
     "Options",
     "OptionsError",
@@ -70,6 +80,7 @@ __all__ = [
     "Phase",
     "Play",
     "Reason",
+    "Redeal",
     "Suit",
     "Surrender",
     "TakeMusik",

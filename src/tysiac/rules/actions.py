@@ -72,6 +72,34 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Bomb:
+    """V7: the declarer ends the hand instead of playing it (rozpisanie)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """V13: a bad hand (bidding) or a bad musik (the declarer) asks for a new deal."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Blind:
+    """V14: the mus player plays blind, for 120 counted double, without seeing the hand."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """V14: the mus player looks at the hand; bidding starts as usual."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Surrender:
     """R30: the game ends for the whole table."""
 
@@ -85,7 +113,21 @@ class Timeout:
     seat: int
 
 
-Action = Bid | Pass | TakeMusik | Give | Discard | Declare | Play | Surrender | Timeout
+Action = (
+    Bid
+    | Pass
+    | TakeMusik
+    | Give
+    | Discard
+    | Declare
+    | Play
+    | Bomb
+    | Redeal
+    | Blind
+    | Look
+    | Surrender
+    | Timeout
+)
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -104,6 +146,14 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"seat": seat, "type": "declare", "value": value}
         case Play(seat, card):
             return {"seat": seat, "type": "play", "card": card_code(card)}
+        case Bomb(seat):
+            return {"seat": seat, "type": "bomb"}
+        case Redeal(seat):
+            return {"seat": seat, "type": "redeal"}
+        case Blind(seat):
+            return {"seat": seat, "type": "blind"}
+        case Look(seat):
+            return {"seat": seat, "type": "look"}
         case Surrender(seat):
             return {"seat": seat, "type": "surrender"}
         case Timeout(seat):
@@ -118,6 +168,10 @@ _FIELDS: dict[str, frozenset[str]] = {
     "discard": frozenset({"cards"}),
     "declare": frozenset({"value"}),
     "play": frozenset({"card"}),
+    "bomb": frozenset(),
+    "redeal": frozenset(),
+    "blind": frozenset(),
+    "look": frozenset(),
     "surrender": frozenset(),
     "timeout": frozenset(),
 }
@@ -180,6 +234,14 @@ def action_from_json(data: object) -> Action:
             return Declare(seat, _int(data, "value"))
         case "play":
             return Play(seat, _card(data.get("card")))
+        case "bomb":
+            return Bomb(seat)
+        case "redeal":
+            return Redeal(seat)
+        case "blind":
+            return Blind(seat)
+        case "look":
+            return Look(seat)
         case "surrender":
             return Surrender(seat)
         case _:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import Action, Declare, Discard, Give, Pass, Play, TakeMusik
+from .actions import Action, Declare, Discard, Give, Look, Pass, Play, TakeMusik
 from .cards import POINTS, Card, Mask, Suit, cards_of
 from .hand import Hand, Phase
 
@@ -17,11 +17,15 @@ def weakest(cards: Mask, trump: Suit | None, count: int) -> list[Card]:
 
 
 def auto_move(hand: Hand) -> Action:
-    """Pass; take musik 0; give or discard the two weakest; declare the bid; play the weakest."""
+    """Pass; take musik 0; give or discard the two weakest; declare the bid; play the weakest.
+
+    V14's choice is ``look``; no option adds an automatic bomb or redeal."""
     seat = hand.to_move
     if seat is None:
         raise ValueError("Nobody is to move.")
     match hand.phase:
+        case Phase.BLIND:
+            return Look(seat)
         case Phase.BIDDING:
             return Pass(seat)
         case Phase.MUSIK:
@@ -33,6 +37,7 @@ def auto_move(hand: Hand) -> Action:
         case Phase.DISCARD:
             return Discard(seat, tuple(weakest(hand.held[seat], hand.trump, 2)))
         case Phase.DECLARE:
+            assert hand.bid is not None
             return Declare(seat, hand.bid)
         case Phase.PLAY:
             return Play(seat, weakest(hand.legal_cards(), hand.trump, 1)[0])

@@ -45,8 +45,11 @@ def play_demo(players: int, rng: random.Random, out: TextIO) -> Game:
             out.write(f"  {names[action.seat]} melduje: {card_label(action.card)}\n")
         if hand.phase is Phase.OVER:
             result = game.results[-1]
-            made = "ugrał" if result.made else "nie ugrał"
             scores = ", ".join(f"{names[s]} {score}" for s, score in enumerate(result.scores))
+            if result.declarer is None or result.made is None:
+                out.write(f"Rozdanie {len(game.results)}: bez gry. Wynik: {scores}\n")
+                continue
+            made = "ugrał" if result.made else "nie ugrał"
             out.write(
                 f"Rozdanie {len(game.results)}: {names[result.declarer]} gra za "
                 f"{result.contract} i {made}. Wynik: {scores}\n"

@@ -17,16 +17,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from . import variants
 from .actions import Action, Surrender, Timeout
 from .auto import auto_move
 from .cards import ALL_CARDS, Card
 from .errors import IllegalAction
-from .hand import Hand, Phase, apply_to_hand, deal_hand, hand_actions
+from .hand import End, Hand, Phase, active_seats, apply_to_hand, deal_hand, hand_actions, new_hand
 from .options import DEFAULT, Options
+from .scoring import Counters, HandResult, settle
+
+__all__ = ["Counters", "Game", "HandResult", "Outcome", "Reason"]
 
 TARGET = 1000
 SHORT_TARGET = 500  # R32
 TIMEOUTS_TO_LOSE = 3  # R29
+NO_COUNTERS = Counters((), ())  # replaced by zeros for the game's seats
 
 
 def barrel_for(target: int) -> int:
@@ -51,21 +56,6 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
-    """A scored hand (R22-R26); per-seat tuples, zeros for the sitting-out dealer."""
-
-    dealer: int
-    declarer: int
-    contract: int
-    points: tuple[int, ...]  # card points in tricks won
-    melds: tuple[int, ...]  # marriage points
-    made: bool
-    delta: tuple[int, ...]
-    scores: tuple[int, ...]  # after the hand
-    winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class Game:
     players: int
     target: int
@@ -76,10 +66,16 @@ class Game:
     results: tuple[HandResult, ...] = ()
     outcome: Outcome | None = None
     options: Options = DEFAULT  # the table's house rules (V1-V14), fixed for the game
+    counters: Counters = NO_COUNTERS  # bolts, bombs, the barrel's sitter (V7, V8, V10)
+
+    def __post_init__(self) -> None:
+        if len(self.counters.bolts) != self.players:
+            object.__setattr__(self, "counters", Counters.zero(self.players))
 
     @property
     def barrel(self) -> int:
-        return barrel_for(self.target)
+        """The barrel's score: 800 (300), or 880 (380) with V10."""
+        return variants.barrel_threshold(self.options, self.target)
 
     @property
     def is_over(self) -> bool:
@@ -101,10 +97,14 @@ class Game:
         """R5: the first dealer is drawn; then the deal passes to the next seat."""
         if self.hand is None:
             return self.first_dealer
+        if self.hand.end is End.REDEAL:  # V13: the same dealer deals again
+            return self.hand.dealer
         return (self.hand.dealer + 1) % self.players
 
     def on_barrel(self, seat: int) -> bool:
-        return self.scores[seat] >= self.barrel
+        return variants.on_barrel(
+            self.options, seat, self.scores, self.target, self.counters.barrel
+        )
 
 
 def new_game(
@@ -113,9 +113,10 @@ def new_game(
     target: int = TARGET,
     scores: Sequence[int] | None = None,
     options: Options = DEFAULT,
+    counters: Counters | None = None,
 ) -> Game:
-    """A game waiting for its first deal, with the table's ``options``. ``scores`` lets
-    tests and replays start mid-game."""
+    """A game waiting for its first deal, with the table's ``options``. ``scores`` and
+    ``counters`` let tests and replays start mid-game."""
     if players not in (2, 3, 4):
         raise ValueError("Tysiąc is played by 2, 3 or 4 players.")
     if not 0 <= first_dealer < players:
@@ -125,7 +126,13 @@ def new_game(
     start = tuple(scores) if scores is not None else (0,) * players
     if len(start) != players:
         raise ValueError("One score per seat.")
-    return Game(players, target, first_dealer, start, (0,) * players, options=options)
+    if counters is None:
+        counters = Counters.zero(players)
+    if len(counters.bolts) != players or len(counters.bombs) != players:
+        raise ValueError("One bolt count and one bomb count per seat.")
+    return Game(
+        players, target, first_dealer, start, (0,) * players, options=options, counters=counters
+    )
 
 
 def shuffle(rng: random.Random) -> list[Card]:
@@ -139,48 +146,50 @@ def deal(game: Game, deck: Sequence[Card]) -> Game:
     """Start the next hand from a shuffled deck (the server's ``hand_dealt`` event)."""
     if not game.awaiting_deal:
         raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
-    return replace(game, hand=deal_hand(game.players, game.next_dealer, deck))
+    dealer = game.next_dealer
+    bombers, blind = _hand_setup(game, dealer)
+    hand = deal_hand(game.players, dealer, deck, game.options, bombers, blind)
+    return replace(game, hand=hand)
+
+
+def _hand_setup(game: Game, dealer: int) -> tuple[frozenset[int], bool]:
+    """What a hand needs from the game: who may bomb (V7), whether blind is offered (V14)."""
+    active = active_seats(game.players, dealer)
+    bombers = frozenset(
+        s for s in active if variants.may_bomb(game.options, game.counters.bombs[s])
+    )
+    blind = variants.blind_offered(
+        game.options, game.players, active[0], game.scores, game.target, game.counters.barrel
+    )
+    return bombers, blind
 
 
 def deal_hand_of(game: Game, hand: Hand) -> Game:
-    """Start the next hand from a hand built directly (replays give hands, not decks)."""
+    """Start the next hand from a hand built directly (replays give hands, not decks): its
+    cards as dealt, under the game's options."""
     if not game.awaiting_deal or hand.dealer != game.next_dealer or hand.players != game.players:
         raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
-    return replace(game, hand=hand)
+    bombers, blind = _hand_setup(game, hand.dealer)
+    dealt = new_hand(
+        hand.players, hand.dealer, hand.dealt, hand.musiks, game.options, bombers, blind
+    )
+    return replace(game, hand=dealt)
 
 
 def round_to_ten(total: int) -> int:
     """R24: to the nearest ten, fives up."""
-    return (total + 5) // 10 * 10
+    return variants.round_points(DEFAULT, total)
 
 
-def score_hand(hand: Hand, scores: Sequence[int], target: int) -> HandResult:
-    """R22-R26 for a finished hand."""
-    assert hand.declarer is not None and hand.contract is not None, "hand not played"
-    barrel = barrel_for(target)
-    declarer, contract = hand.declarer, hand.contract
-    melds = tuple(hand.meld_points(s) for s in range(hand.players))
-    totals = [hand.won[s] + melds[s] for s in range(hand.players)]
-    made = totals[declarer] >= contract  # R23: unrounded
-    delta = [0] * hand.players
-    for seat in hand.active:
-        if seat == declarer:
-            delta[seat] = contract if made else -contract
-        elif scores[seat] < barrel:  # R25: on the barrel an opponent scores nothing
-            delta[seat] = min(scores[seat] + round_to_ten(totals[seat]), barrel) - scores[seat]
-    after = tuple(s + d for s, d in zip(scores, delta, strict=True))
-    winner = declarer if made and after[declarer] >= target else None  # R26
-    return HandResult(
-        dealer=hand.dealer,
-        declarer=declarer,
-        contract=contract,
-        points=hand.won,
-        melds=melds,
-        made=made,
-        delta=tuple(delta),
-        scores=after,
-        winner=winner,
-    )
+def score_hand(
+    hand: Hand,
+    scores: Sequence[int],
+    target: int,
+    options: Options = DEFAULT,
+    counters: Counters | None = None,
+) -> HandResult:
+    """R22-R26 (and the options) for a finished hand."""
+    return settle(hand, scores, target, options, counters)[0]
 
 
 def walkover_winner(scores: Sequence[int], loser: int) -> int:
@@ -203,13 +212,14 @@ def _move(game: Game, action: Action, timeouts: tuple[int, ...]) -> Game:
     hand = apply_to_hand(game.hand, action)
     if hand.phase is not Phase.OVER:
         return replace(game, hand=hand, timeouts=timeouts)
-    result = score_hand(hand, game.scores, game.target)
+    result, counters = settle(hand, game.scores, game.target, game.options, game.counters)
     outcome = None if result.winner is None else Outcome(Reason.POINTS, result.winner)
     return replace(
         game,
         hand=hand,
         timeouts=timeouts,
         scores=result.scores,
+        counters=counters,
         results=(*game.results, result),
         outcome=outcome,
     )

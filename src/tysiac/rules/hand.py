@@ -11,30 +11,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import tricks
-from .actions import Action, Bid, Declare, Discard, Give, Pass, Play, TakeMusik
-from .cards import (
-    DECK,
-    MARRIAGE_VALUES,
-    POINTS,
-    Card,
-    Mask,
-    Suit,
-    cards_of,
-    marriage_suits,
-    mask_of,
+from . import tricks, variants
+from .actions import (
+    Action,
+    Bid,
+    Blind,
+    Bomb,
+    Declare,
+    Discard,
+    Give,
+    Look,
+    Pass,
+    Play,
+    Redeal,
+    TakeMusik,
 )
+from .cards import DECK, POINTS, Card, Mask, Suit, cards_of, mask_of
 from .errors import IllegalAction
+from .options import DEFAULT, Options
 from .tricks import NO_SUIT
+from .variants import BLIND_BID, FOUR_ACES, MUS_BID
 
-MUS_BID = 100
-BID_STEP = 10
-MAX_BID_WITHOUT_MARRIAGE = 120
-MAX_BID = 300
-MAX_CONTRACT = 400
+__all__ = ["MUS_BID", "End", "Hand", "Phase"]
 
 
 class Phase(StrEnum):
+    BLIND = "blind"  # V14: the mus player chooses blind or look, before seeing the cards
     BIDDING = "bidding"
     MUSIK = "musik"
     GIVE = "give"
@@ -42,6 +44,15 @@ class Phase(StrEnum):
     DECLARE = "declare"
     PLAY = "play"
     OVER = "over"
+
+
+class End(StrEnum):
+    """How a hand ended. Stored values: never rename."""
+
+    PLAYED = "played"
+    VOID = "void"  # V6: everybody passed without a bid
+    BOMB = "bomb"  # V7
+    REDEAL = "redeal"  # V13
 
 
 def hand_size(players: int) -> int:
@@ -68,8 +79,8 @@ class Hand:
     musiks: tuple[Mask, ...]  # one of 3 cards, or two of 2 (R6, R8)
     phase: Phase
     to_move: int | None
-    bid: int
-    bidder: int  # holds the highest bid; the declarer once bidding ends (R14)
+    bid: int | None  # None: no bid yet (V6)
+    bidder: int | None  # holds the highest bid; the declarer once bidding ends (R14)
     auction: tuple[tuple[int, int | None], ...] = ()  # (seat, value), value None for a pass
     passed: frozenset[int] = frozenset()
     declarer: int | None = None
@@ -85,10 +96,44 @@ class Hand:
     last_trick: tuple[tuple[int, Card], ...] = ()
     last_winner: int | None = None
     played: Mask = 0
+    options: Options = DEFAULT  # the table's house rules (V1-V14)
+    bombers: frozenset[int] = frozenset()  # V7: seats that may bomb in this hand
+    blind: bool = False  # V14: the mus player's blind stands
+    after_musik: Mask = 0  # the declarer's cards just after taking the musik (V2)
+    end: End | None = None  # set when the phase is OVER
 
     @property
     def mus(self) -> int:
         return self.active[0]
+
+    @property
+    def first_trick(self) -> bool:
+        return self.last_winner is None
+
+    def face_down(self, seat: int | None) -> bool:
+        """V14: the blind player's own cards are face down for them until bidding ends."""
+        return seat == self.mus and (
+            self.phase is Phase.BLIND or (self.blind and self.phase is Phase.BIDDING)
+        )
+
+    def can_bomb(self, seat: int) -> bool:
+        """V7: the declarer, after taking the musik and before giving or discarding."""
+        return (
+            self.phase in (Phase.GIVE, Phase.DISCARD)
+            and seat == self.declarer
+            and seat in self.bombers
+            and not self.blind
+        )
+
+    def can_redeal(self, seat: int) -> bool:
+        """V13: a bad hand on one's bidding turn, or a bad musik before giving."""
+        if seat != self.to_move:
+            return False
+        if self.phase is Phase.BIDDING:
+            return variants.bad_hand(self.options, self.dealt[seat])
+        if self.phase is Phase.GIVE and not self.blind:
+            return variants.bad_musik(self.options, self.players, self.musiks[0])
+        return False
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -102,7 +147,8 @@ class Hand:
         return self.active[(self.active.index(seat) + 1) % len(self.active)]
 
     def meld_points(self, seat: int) -> int:
-        return sum(MARRIAGE_VALUES[s] for who, s in self.melds if who == seat)
+        """Marriage points declared (before V4 decides whether they count)."""
+        return sum(variants.meld_value(kind) for who, kind in self.melds if who == seat)
 
     def led_and_winning(self) -> tuple[Suit, Card]:
         """The suit led and the card winning the current trick (NO_SUIT, -1 when leading)."""
@@ -122,7 +168,14 @@ class Hand:
 # --- dealing -----------------------------------------------------------------
 
 
-def deal_hand(players: int, dealer: int, deck: Sequence[Card]) -> Hand:
+def deal_hand(
+    players: int,
+    dealer: int,
+    deck: Sequence[Card],
+    options: Options = DEFAULT,
+    bombers: frozenset[int] = frozenset(),
+    blind_offer: bool = False,
+) -> Hand:
     """Deal a shuffled deck: blocks of cards to the active seats in order, then the musiks."""
     if sorted(deck) != list(range(24)):
         raise ValueError("A deck must hold each of the 24 cards once.")
@@ -136,7 +189,7 @@ def deal_hand(players: int, dealer: int, deck: Sequence[Card]) -> Hand:
     for musik_size in musik_sizes(players):
         musiks.append(mask_of(deck[position : position + musik_size]))
         position += musik_size
-    return new_hand(players, dealer, tuple(held), tuple(musiks))
+    return new_hand(players, dealer, tuple(held), tuple(musiks), options, bombers, blind_offer)
 
 
 def deck_of(players: int, dealer: int, held: Sequence[Mask], musiks: Sequence[Mask]) -> list[Card]:
@@ -149,8 +202,17 @@ def deck_of(players: int, dealer: int, held: Sequence[Mask], musiks: Sequence[Ma
     return deck
 
 
-def new_hand(players: int, dealer: int, held: tuple[Mask, ...], musiks: tuple[Mask, ...]) -> Hand:
-    """A hand as dealt, bidding under way with the mus player's 100 (R10)."""
+def new_hand(
+    players: int,
+    dealer: int,
+    held: tuple[Mask, ...],
+    musiks: tuple[Mask, ...],
+    options: Options = DEFAULT,
+    bombers: frozenset[int] = frozenset(),
+    blind_offer: bool = False,
+) -> Hand:
+    """A hand as dealt, bidding under way with the mus player's 100 (R10; V6: no bid yet),
+    or, with ``blind_offer`` (V14), the mus player's choice first."""
     if players not in (2, 3, 4):
         raise ValueError("Tysiąc is played by 2, 3 or 4 players.")
     if not 0 <= dealer < players or len(held) != players:
@@ -172,6 +234,7 @@ def new_hand(players: int, dealer: int, held: tuple[Mask, ...], musiks: tuple[Ma
         union |= part
     if union != DECK:
         raise ValueError("The deal must use the whole deck.")
+    opening = variants.opening_bid(options)
     return Hand(
         players=players,
         dealer=dealer,
@@ -179,61 +242,112 @@ def new_hand(players: int, dealer: int, held: tuple[Mask, ...], musiks: tuple[Ma
         dealt=held,
         held=held,
         musiks=musiks,
-        phase=Phase.BIDDING,
-        to_move=active[1],
-        bid=MUS_BID,
-        bidder=active[0],
+        phase=Phase.BLIND if blind_offer else Phase.BIDDING,
+        to_move=active[0] if blind_offer else first_bidder(active, opening),
+        bid=opening,
+        bidder=None if opening is None else active[0],
         won=(0,) * players,
         tricks_won=(0,) * players,
+        options=options,
+        bombers=bombers,
     )
+
+
+def first_bidder(active: tuple[int, ...], opening: int | None) -> int:
+    """R10: the player after the mus player; V6: the first active player."""
+    return active[0] if opening is None else active[1]
 
 
 # --- bidding -------------------------------------------------------------------
 
 
 def bid_ceiling(hand: Hand, seat: int) -> int:
-    """R13: 300 with a marriage in the hand as dealt, else 120."""
-    return MAX_BID if marriage_suits(hand.dealt[seat]) else MAX_BID_WITHOUT_MARRIAGE
+    """R13 / V2: judged on the hand as dealt."""
+    return variants.bid_ceiling(hand.options, hand.dealt[seat])
+
+
+def lowest_bid(hand: Hand) -> int:
+    """R12 / V1: one step above the highest bid; 100 before any bid (V6)."""
+    return MUS_BID if hand.bid is None else hand.bid + variants.bid_step(hand.options)
 
 
 def allowed_bids(hand: Hand, seat: int) -> range:
     """R12-R13: the values ``seat`` may bid now."""
-    return range(hand.bid + BID_STEP, bid_ceiling(hand, seat) + 1, BID_STEP)
+    step = variants.bid_step(hand.options)
+    return range(lowest_bid(hand), bid_ceiling(hand, seat) + 1, step)
+
+
+def _choose_blind(hand: Hand, seat: int, blind: bool) -> Hand:
+    """V14: ``look`` starts bidding as usual; ``blind`` bids 120 and the next player acts."""
+    if not blind:
+        return replace(hand, phase=Phase.BIDDING, to_move=first_bidder(hand.active, hand.bid))
+    return replace(
+        hand,
+        phase=Phase.BIDDING,
+        bid=BLIND_BID,
+        bidder=seat,
+        blind=True,
+        auction=(*hand.auction, (seat, BLIND_BID)),
+        to_move=hand.next_active(seat),
+    )
+
+
+def _check_step(options: Options, value: int, code: str, tens: str, fives: str) -> None:
+    """R12 / R17 / V1: the messages with a step of 10 and of 5."""
+    if value % variants.bid_step(options):
+        raise IllegalAction(code, tens if variants.bid_step(options) == 10 else fives)
 
 
 def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
+    blind = hand.blind
     if value is None:
         passed = hand.passed | {seat}
         bid, bidder = hand.bid, hand.bidder
     else:
-        if value % BID_STEP:
-            raise IllegalAction("bid_step", "Licytuje się pełnymi dziesiątkami.")
-        if value <= hand.bid:
+        _check_step(
+            hand.options,
+            value,
+            "bid_step",
+            "Licytuje się pełnymi dziesiątkami.",
+            "Licytuje się wielokrotnościami 5.",
+        )
+        if value < lowest_bid(hand):
+            if hand.bid is None:
+                raise IllegalAction("bid_too_low", f"Licytuje się od {MUS_BID}.")
             raise IllegalAction("bid_too_low", f"Trzeba przebić {hand.bid}.")
         ceiling = bid_ceiling(hand, seat)
         if value > ceiling:
-            if ceiling == MAX_BID_WITHOUT_MARRIAGE:
-                raise IllegalAction(
-                    "bid_no_marriage", "Bez meldunku w ręce możesz licytować najwyżej do 120."
-                )
-            raise IllegalAction("bid_too_high", "Można licytować najwyżej do 300.")
+            raise IllegalAction(*variants.bid_refusal(hand.options, ceiling))
         passed, bid, bidder = hand.passed, value, seat
+        blind = False  # V14: an overbid ends the blind
     auction = (*hand.auction, (seat, value))
     in_play = [s for s in hand.active if s not in passed]
-    if len(in_play) > 1:
+    if len(in_play) > 1 or (in_play and bidder is None):
         following = hand.next_active(seat)
         while following in passed:
             following = hand.next_active(following)
         return replace(
-            hand, bid=bid, bidder=bidder, passed=passed, auction=auction, to_move=following
+            hand,
+            bid=bid,
+            bidder=bidder,
+            passed=passed,
+            auction=auction,
+            to_move=following,
+            blind=blind,
+        )
+    if not in_play:  # V6: everybody passed without a bid
+        return replace(
+            hand, passed=passed, auction=auction, to_move=None, phase=Phase.OVER, end=End.VOID
         )
     # R14: one player is left, and it is always the highest bidder.
     declarer = in_play[0]
     held = list(hand.held)
+    after_musik = 0
     if hand.players == 2:
         phase = Phase.MUSIK  # R16: the declarer picks a musik next
     else:
         held[declarer] |= hand.musiks[0]  # R15: shown to all, taken by the declarer
+        after_musik = held[declarer]
         phase = Phase.GIVE
     return replace(
         hand,
@@ -245,7 +359,21 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         to_move=declarer,
         held=tuple(held),
         phase=phase,
+        blind=blind,
+        after_musik=after_musik,
+        contract=BLIND_BID if blind else None,  # V14: exactly 120, no declare step
     )
+
+
+def _end(hand: Hand, seat: int, end: End) -> Hand:
+    """V7 bomb, V13 redeal: the hand is over at once."""
+    if end is End.BOMB and not hand.can_bomb(seat):
+        if seat == hand.declarer and not hand.blind:
+            raise IllegalAction(*variants.bomb_refusal(hand.options))
+        raise IllegalAction("no_bomb", "Bomba nie jest teraz możliwa.")
+    if end is End.REDEAL and not hand.can_redeal(seat):
+        raise IllegalAction("no_redeal", "Nie możesz teraz prosić o ponowne rozdanie.")
+    return replace(hand, phase=Phase.OVER, to_move=None, end=end)
 
 
 # --- musik and contract ---------------------------------------------------------
@@ -256,7 +384,9 @@ def _take_musik(hand: Hand, seat: int, index: int) -> Hand:
         raise IllegalAction("no_such_musik", "Wybierz pierwszy albo drugi musik.")
     held = list(hand.held)
     held[seat] |= hand.musiks[index]
-    return replace(hand, held=tuple(held), musik_taken=index, phase=Phase.DISCARD)
+    return replace(
+        hand, held=tuple(held), musik_taken=index, phase=Phase.DISCARD, after_musik=held[seat]
+    )
 
 
 def _give(hand: Hand, seat: int, cards: tuple[tuple[int, Card], ...]) -> Hand:
@@ -271,6 +401,8 @@ def _give(hand: Hand, seat: int, cards: tuple[tuple[int, Card], ...]) -> Hand:
     held[seat] &= ~gift
     for opponent, card in cards:
         held[opponent] |= 1 << card
+    if hand.blind:  # V14: the contract is 120, play starts
+        return replace(hand, held=tuple(held), given=cards, phase=Phase.PLAY)
     return replace(hand, held=tuple(held), given=cards, phase=Phase.DECLARE)
 
 
@@ -285,20 +417,34 @@ def _discard(hand: Hand, seat: int, cards: tuple[Card, ...]) -> Hand:
     return replace(hand, held=tuple(held), discarded=laid, phase=Phase.DECLARE)
 
 
+def contract_ceiling(hand: Hand) -> int:
+    """R17 / V2."""
+    assert hand.bid is not None
+    return variants.contract_ceiling(hand.options, hand.after_musik, hand.bid)
+
+
 def allowed_contracts(hand: Hand) -> range:
-    """R17: from the winning bid to 400, in tens."""
-    return range(hand.bid, MAX_CONTRACT + 1, BID_STEP)
+    """R17: from the winning bid to the ceiling (400), in steps (V1)."""
+    assert hand.bid is not None
+    return range(hand.bid, contract_ceiling(hand) + 1, variants.bid_step(hand.options))
 
 
 def _declare(hand: Hand, seat: int, value: int) -> Hand:
-    if value % BID_STEP:
-        raise IllegalAction("contract_step", "Deklaruje się pełne dziesiątki.")
+    assert hand.bid is not None
+    _check_step(
+        hand.options,
+        value,
+        "contract_step",
+        "Deklaruje się pełne dziesiątki.",
+        "Deklaruje się wielokrotności 5.",
+    )
     if value < hand.bid:
         raise IllegalAction(
             "contract_too_low", f"Nie możesz grać mniej, niż wylicytowałeś ({hand.bid})."
         )
-    if value > MAX_CONTRACT:
-        raise IllegalAction("contract_too_high", "Można grać najwyżej za 400.")
+    ceiling = contract_ceiling(hand)
+    if value > ceiling:
+        raise IllegalAction("contract_too_high", f"Można grać najwyżej za {ceiling}.")
     return replace(hand, contract=value, phase=Phase.PLAY, to_move=seat)
 
 
@@ -314,9 +460,12 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
     if not tricks.legal_cards(mine, led, winning, trump) >> card & 1:
         raise tricks.refusal(mine, led, winning, trump, card)
     melds = hand.melds
-    if led == NO_SUIT and tricks.melds(mine, card):  # R21
-        trump = card // 6
-        melds = (*melds, (seat, trump))
+    if led == NO_SUIT:  # R21, V3, V12
+        kind = variants.meld_on_lead(hand.options, mine, card, hand.first_trick)
+        if kind is not None:
+            melds = (*melds, (seat, kind))
+            if kind != FOUR_ACES:
+                trump = kind
     held = list(hand.held)
     held[seat] = mine & ~(1 << card)
     trick = (*hand.trick, (seat, card))
@@ -352,6 +501,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
         tricks_won=tuple(tricks_won),
         to_move=None if over else winner,
         phase=Phase.OVER if over else Phase.PLAY,
+        end=End.PLAYED if over else None,
     )
 
 
@@ -367,14 +517,18 @@ def winning_play(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> tuple
 
 # --- dispatch -----------------------------------------------------------------
 
-_PHASE_OF = {
-    Bid: Phase.BIDDING,
-    Pass: Phase.BIDDING,
-    TakeMusik: Phase.MUSIK,
-    Give: Phase.GIVE,
-    Discard: Phase.DISCARD,
-    Declare: Phase.DECLARE,
-    Play: Phase.PLAY,
+_PHASES_OF: dict[type, tuple[Phase, ...]] = {
+    Bid: (Phase.BIDDING,),
+    Pass: (Phase.BIDDING,),
+    TakeMusik: (Phase.MUSIK,),
+    Give: (Phase.GIVE,),
+    Discard: (Phase.DISCARD,),
+    Declare: (Phase.DECLARE,),
+    Play: (Phase.PLAY,),
+    Bomb: (Phase.GIVE, Phase.DISCARD),
+    Redeal: (Phase.BIDDING, Phase.GIVE),
+    Blind: (Phase.BLIND,),
+    Look: (Phase.BLIND,),
 }
 
 
@@ -389,8 +543,7 @@ def apply_to_hand(hand: Hand, action: Action) -> Hand:
         raise IllegalAction("sitting_out", "W tym rozdaniu pauzujesz.")
     if seat != hand.to_move:
         raise IllegalAction("not_your_turn", "Teraz nie Twój ruch.")
-    phase = _PHASE_OF.get(type(action))
-    if phase is not hand.phase:
+    if hand.phase not in _PHASES_OF.get(type(action), ()):
         raise IllegalAction("wrong_phase", "Ten ruch nie jest teraz możliwy.")
     match action:
         case Bid(_, value):
@@ -407,6 +560,14 @@ def apply_to_hand(hand: Hand, action: Action) -> Hand:
             return _declare(hand, seat, value)
         case Play(_, card):
             return _play(hand, seat, card)
+        case Bomb():
+            return _end(hand, seat, End.BOMB)
+        case Redeal():
+            return _end(hand, seat, End.REDEAL)
+        case Blind():
+            return _choose_blind(hand, seat, True)
+        case Look():
+            return _choose_blind(hand, seat, False)
     raise IllegalAction("wrong_phase", "Ten ruch nie jest teraz możliwy.")
 
 
@@ -415,18 +576,31 @@ def hand_actions(hand: Hand) -> list[Action]:
     seat = hand.to_move
     if seat is None:
         return []
+    extra: list[Action] = []
+    if hand.can_bomb(seat):
+        extra.append(Bomb(seat))
+    if hand.can_redeal(seat):
+        extra.append(Redeal(seat))
     match hand.phase:
+        case Phase.BLIND:
+            return [Blind(seat), Look(seat)]
         case Phase.BIDDING:
-            return [*(Bid(seat, v) for v in allowed_bids(hand, seat)), Pass(seat)]
+            return [*(Bid(seat, v) for v in allowed_bids(hand, seat)), Pass(seat), *extra]
         case Phase.MUSIK:
             return [TakeMusik(seat, 0), TakeMusik(seat, 1)]
         case Phase.GIVE:
             mine = cards_of(hand.held[seat])
             first, second = hand.opponents
-            return [Give.of(seat, {first: a, second: b}) for a in mine for b in mine if a != b]
+            gifts: list[Action] = [
+                Give.of(seat, {first: a, second: b}) for a in mine for b in mine if a != b
+            ]
+            return [*gifts, *extra]
         case Phase.DISCARD:
             mine = cards_of(hand.held[seat])
-            return [Discard(seat, (a, b)) for i, a in enumerate(mine) for b in mine[i + 1 :]]
+            laid: list[Action] = [
+                Discard(seat, (a, b)) for i, a in enumerate(mine) for b in mine[i + 1 :]
+            ]
+            return [*laid, *extra]
         case Phase.DECLARE:
             return [Declare(seat, v) for v in allowed_contracts(hand)]
         case Phase.PLAY:

@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import random
 
-from .cards import MARRIAGE_VALUES, POINTS, cards_of
+from . import variants
+from .cards import POINTS, cards_of
 from .hand import Hand, Phase, winning_play
-from .tricks import NO_SUIT, beats, legal_cards, melds
+from .tricks import NO_SUIT, beats, legal_cards
 
 
 def random_playout(hand: Hand, rng: random.Random) -> list[int]:
-    """Play random legal cards to the end; each seat's card points plus marriages (R22)."""
+    """Play random legal cards to the end; each seat's card points plus the marriages that
+    count (R22; V3, V4, V12 through ``variants``)."""
     if hand.phase is not Phase.PLAY or hand.to_move is None:
         raise ValueError("A playout starts in the play phase.")
     held = list(hand.held)
     order = hand.active
     players = len(order)
-    totals = [hand.won[s] + hand.meld_points(s) for s in range(hand.players)]
+    options = hand.options
+    won = list(hand.won)
+    meld = [hand.meld_points(s) for s in range(hand.players)]
+    took = list(hand.tricks_won)
+    first = hand.first_trick
     trump = NO_SUIT if hand.trump is None else hand.trump
     uniform = rng.random
     position = order.index(hand.to_move)
@@ -35,22 +41,29 @@ def random_playout(hand: Hand, rng: random.Random) -> list[int]:
         seat = order[position]
         mine = held[seat]
         if not mine:
-            return totals
+            return [
+                won[s] + variants.counted_melds(options, meld[s], took[s])
+                for s in range(hand.players)
+            ]
         choices = cards_of(legal_cards(mine, led, win_card, trump))
         card = choices[int(uniform() * len(choices))]
         held[seat] = mine ^ (1 << card)
         pot += POINTS[card]
         if not in_trick:
             led = card // 6
-            if melds(mine, card):
-                trump = led
-                totals[seat] += MARRIAGE_VALUES[trump]
+            kind = variants.meld_on_lead(options, mine, card, first)
+            if kind is not None:
+                meld[seat] += variants.meld_value(kind)
+                if kind != variants.FOUR_ACES:
+                    trump = kind
             win_seat, win_card = seat, card
         elif beats(card, win_card, trump):
             win_seat, win_card = seat, card
         in_trick += 1
         if in_trick == players:
-            totals[win_seat] += pot
+            won[win_seat] += pot
+            took[win_seat] += 1
+            first = False
             in_trick, pot, led = 0, 0, NO_SUIT
             position = order.index(win_seat)
         else:

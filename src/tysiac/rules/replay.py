@@ -7,9 +7,10 @@ from typing import Any
 from .actions import Surrender, Timeout, action_from_json
 from .cards import Mask, NotationError, codes, parse_card, suit_code
 from .errors import IllegalAction
-from .game import Game, deal_hand_of, new_game
+from .game import Counters, Game, deal_hand_of, new_game
 from .game import apply as apply_action
 from .hand import Phase, new_hand
+from .options import DEFAULT, OptionsError, options_from_json
 
 
 class ReplayInputError(ValueError):
@@ -66,11 +67,39 @@ def start(data: object) -> Game:
     held = tuple(_cards(h, f"hands[{i}]") for i, h in enumerate(hands))
     dealt = tuple(_cards(m, f"musik[{i}]") for i, m in enumerate(musiks))
     try:
+        options = options_from_json(data["options"]) if "options" in data else DEFAULT
+    except OptionsError as error:
+        raise ReplayInputError(f'"options": {error.message}') from None
+    counters = _counters(data.get("counters", {}), players)
+    try:
         hand = new_hand(players, dealer, held, dealt)
-        game = new_game(players, dealer, target, scores)
+        game = new_game(players, dealer, target, scores, options, counters)
     except ValueError as error:
         raise ReplayInputError(str(error)) from None
     return deal_hand_of(game, hand)
+
+
+def _counters(data: object, players: int) -> Counters:
+    """The counters before the hand (VARIANTS.md); missing keys are zeros and no barrel."""
+    if not isinstance(data, dict) or set(data) - {"bolts", "bombs", "barrel", "tries"}:
+        raise ReplayInputError('"counters" must be an object with bolts, bombs, barrel, tries.')
+    per_seat: dict[str, tuple[int, ...]] = {}
+    for key, top in (("bolts", 2), ("bombs", None)):
+        value = data.get(key, [0] * players)
+        if not (
+            isinstance(value, list)
+            and len(value) == players
+            and all(type(v) is int and v >= 0 and (top is None or v <= top) for v in value)
+        ):
+            raise ReplayInputError(f'"counters.{key}" must list one count per seat.')
+        per_seat[key] = tuple(value)
+    barrel = data.get("barrel")
+    if barrel is not None and not (type(barrel) is int and 0 <= barrel < players):
+        raise ReplayInputError('"counters.barrel" must be a seat or null.')
+    tries = data.get("tries", 0)
+    if type(tries) is not int or not 0 <= tries <= 2:
+        raise ReplayInputError('"counters.tries" must be 0, 1 or 2.')
+    return Counters(per_seat["bolts"], per_seat["bombs"], barrel, tries)
 
 
 def replay(data: object) -> dict[str, Any]:
@@ -84,7 +113,7 @@ def replay(data: object) -> dict[str, Any]:
         except IllegalAction as refusal:
             rejected = {"index": index, "reason": refusal.message}
             break
-    return result_of(game, rejected)
+    return result_of(game, rejected, "options" in data)
 
 
 def _step(game: Game, raw: object) -> Game:
@@ -97,11 +126,14 @@ def _step(game: Game, raw: object) -> Game:
     return apply_action(game, action)
 
 
-def result_of(game: Game, rejected: dict[str, Any] | None) -> dict[str, Any]:
+def result_of(
+    game: Game, rejected: dict[str, Any] | None, with_options: bool = False
+) -> dict[str, Any]:
+    """The replay output; ``with_options`` adds VARIANTS.md's ``end`` and ``counters``."""
     hand = game.hand
     assert hand is not None
     over = hand.phase is Phase.OVER
-    result = None
+    result: dict[str, Any] | None = None
     if over:
         last = game.results[-1]
         result = {
@@ -112,6 +144,16 @@ def result_of(game: Game, rejected: dict[str, Any] | None) -> dict[str, Any]:
             "scores": list(last.scores),
             "winner": last.winner,
         }
+        if with_options:
+            assert result is not None
+            counters = game.counters
+            result["end"] = str(last.end)
+            result["counters"] = {
+                "bolts": list(counters.bolts),
+                "bombs": list(counters.bombs),
+                "barrel": counters.barrel,
+                "tries": counters.tries,
+            }
     return {
         "rejected": rejected,
         "phase": str(hand.phase),

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
-from .cards import Card, Mask, Suit, card_code, cards_of, codes, suit_code
+from . import variants
+from .cards import Card, Mask, card_code, codes, suit_code
 from .game import Game, HandResult
 from .hand import (
-    MUS_BID,
     Hand,
     Phase,
     active_seats,
@@ -27,7 +27,7 @@ from .hand import (
     hand_size,
     winning_play,
 )
-from .tricks import meld_cards, meld_value
+from .options import options_to_json
 
 
 class PlayedCard(TypedDict):
@@ -42,7 +42,7 @@ class AuctionEntry(TypedDict):
 
 class MeldView(TypedDict):
     seat: int
-    suit: str
+    suit: str | None  # None: the four aces (V12), which change no trump
     value: int
 
 
@@ -77,6 +77,10 @@ LegalView = TypedDict(
         "discard": DiscardChoice,
         "declare": list[int],
         "play": list[str],
+        "bomb": bool,  # V7
+        "redeal": bool,  # V13
+        "blind": bool,  # V14
+        "look": bool,  # V14
     },
     total=False,
 )
@@ -87,11 +91,14 @@ class HandView(TypedDict):
     dealer: int
     sitting_out: int | None  # four players: the dealer, dealt nothing (R7); else None
     mus: int
-    mus_bid: int  # the mus player's obligatory opening bid (R10)
+    mus_bid: int | None  # the mus player's obligatory opening bid (R10); None without (V6)
     active: list[int]
     to_move: int | None
-    bid: int
-    bidder: int
+    bid: int | None  # None: no bid yet (V6)
+    bidder: int | None
+    blind: int | None  # V14: the seat whose blind stands (and then the blind declarer)
+    face_down: bool  # V14: the viewer's own cards are face down (counts only)
+    end: str | None  # when over: "played", "void", "bomb" or "redeal"
     auction: list[AuctionEntry]
     passed: list[int]
     declarer: int | None
@@ -117,11 +124,12 @@ class HandView(TypedDict):
 class ResultView(TypedDict):
     dealer: int
     sitting_out: int | None  # four players: the dealer, who scored nothing (R7, R25)
-    declarer: int
-    contract: int
+    end: str  # "played", "void" (V6), "bomb" (V7) or "redeal" (V13)
+    declarer: int | None
+    contract: int | None
     points: list[int]
     melds: list[int]
-    made: bool
+    made: bool | None  # None unless played
     delta: list[int]
     scores: list[int]
     winner: int | None
@@ -133,11 +141,20 @@ class OutcomeView(TypedDict):
     loser: int | None
 
 
+class CountersView(TypedDict):
+    bolts: list[int]  # per seat, 0-2 (V8)
+    bombs: list[int]  # per seat, bombs used (V7)
+    barrel: int | None  # the seat on the barrel (V10)
+    tries: int  # the sitter's tries so far, 0-2 (V10)
+
+
 class GameView(TypedDict):
     seat: int | None
     players: int
     target: int
     barrel: int
+    options: dict[str, Any]  # every option (V1-V14) with its value
+    counters: CountersView
     status: str  # "playing" or "over"
     scores: list[int]
     on_barrel: list[bool]
@@ -162,33 +179,41 @@ def _plays(trick: tuple[tuple[int, Card], ...]) -> list[PlayedCard]:
 
 
 def _musik_visible(hand: Hand, index: int, seat: int | None) -> bool:
+    is_declarer = seat is not None and seat == hand.declarer
+    if hand.declarer is None:
+        return False  # bidding goes on, or nobody took it (V6 void, V13 redeal)
     if hand.players != 2:
-        return hand.phase is not Phase.BIDDING  # R15: face up once bidding ends
+        return is_declarer or not hand.blind  # R15: face up; V14: the declarer only
     if index == hand.musik_taken:
-        return seat is not None and seat == hand.declarer  # R16: only the declarer
+        return is_declarer or variants.open_musik(hand.options, hand.players)  # R16, V11
     return hand.phase is Phase.OVER  # R16: the other one at the end of the hand
 
 
-def meld_view(seat: int, suit: Suit) -> MeldView:
-    """A declared marriage (R21) as every viewer sees it."""
-    return {"seat": seat, "suit": suit_code(suit), "value": meld_value(suit * 6)}
+def meld_view(seat: int, kind: int) -> MeldView:
+    """A declared meld (R21; V12's four aces) as every viewer sees it."""
+    suit = None if kind == variants.FOUR_ACES else suit_code(kind)
+    return {"seat": seat, "suit": suit, "value": variants.meld_value(kind)}
 
 
 def _hand_view(hand: Hand, seat: int | None) -> HandView:
-    own: Mask = hand.held[seat] if seat is not None else 0
+    face_down = hand.face_down(seat)
+    own: Mask = hand.held[seat] if seat is not None and not face_down else 0
     is_declarer = seat is not None and seat == hand.declarer
     received = [card for opponent, card in hand.given if opponent == seat]
-    melding = cards_of(meld_cards(own))
+    melding = variants.meld_cards(hand.options, own, hand.first_trick)
     return {
         "phase": str(hand.phase),
         "dealer": hand.dealer,
         "sitting_out": _sitting_out(hand.players, hand.dealer),
         "mus": hand.mus,
-        "mus_bid": MUS_BID,
+        "mus_bid": variants.opening_bid(hand.options),
         "active": list(hand.active),
         "to_move": hand.to_move,
         "bid": hand.bid,
         "bidder": hand.bidder,
+        "blind": hand.mus if hand.blind else None,
+        "face_down": face_down,
+        "end": None if hand.end is None else str(hand.end),
         "auction": [{"seat": s, "bid": value} for s, value in hand.auction],
         "passed": sorted(hand.passed),
         "declarer": hand.declarer,
@@ -202,9 +227,9 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
         ],
         "musik_taken": hand.musik_taken,
         "counts": [held.bit_count() for held in hand.held],
-        "cards": codes(own) if seat is not None else None,
-        "meld_cards": [card_code(card) for card in melding],
-        "meld_values": {card_code(card): meld_value(card) for card in melding},
+        "cards": codes(own) if seat is not None and not face_down else None,
+        "meld_cards": [card_code(card) for card, _ in melding],
+        "meld_values": {card_code(card): value for card, value in melding},
         "received": card_code(received[0]) if received else None,
         "given": {str(o): card_code(c) for o, c in hand.given}
         if is_declarer and hand.given
@@ -226,16 +251,23 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
 
 def _legal(hand: Hand, seat: int) -> LegalView:
     own = hand.held[seat]
+    legal: LegalView = {}
+    if hand.can_bomb(seat):
+        legal["bomb"] = True
+    if hand.can_redeal(seat):
+        legal["redeal"] = True
     match hand.phase:
+        case Phase.BLIND:
+            return {"blind": True, "look": True}
         case Phase.BIDDING:
-            return {"bid": list(allowed_bids(hand, seat)), "pass": True}
+            return {"bid": list(allowed_bids(hand, seat)), "pass": True, **legal}
         case Phase.MUSIK:
             return {"musik": [0, 1]}
         case Phase.GIVE:
-            return {"give": {"to": list(hand.opponents), "cards": codes(own)}}
+            return {"give": {"to": list(hand.opponents), "cards": codes(own)}, **legal}
         case Phase.DISCARD:
             over = own.bit_count() - hand_size(hand.players)  # R16: what the musik added
-            return {"discard": {"cards": codes(own), "count": over}}
+            return {"discard": {"cards": codes(own), "count": over}, **legal}
         case Phase.DECLARE:
             return {"declare": list(allowed_contracts(hand))}
         case Phase.PLAY:
@@ -247,6 +279,7 @@ def _result_view(result: HandResult, players: int) -> ResultView:
     return {
         "dealer": result.dealer,
         "sitting_out": _sitting_out(players, result.dealer),
+        "end": str(result.end),
         "declarer": result.declarer,
         "contract": result.contract,
         "points": list(result.points),
@@ -270,6 +303,13 @@ def view(game: Game, seat: int | None) -> GameView:
         "players": game.players,
         "target": game.target,
         "barrel": game.barrel,
+        "options": options_to_json(game.options),
+        "counters": {
+            "bolts": list(game.counters.bolts),
+            "bombs": list(game.counters.bombs),
+            "barrel": game.counters.barrel,
+            "tries": game.counters.tries,
+        },
         "status": "over" if outcome is not None else "playing",
         "scores": list(game.scores),
         "on_barrel": [game.on_barrel(s) for s in range(game.players)],
@@ -302,6 +342,10 @@ PUBLIC_FIELDS: Mapping[str, frozenset[str]] = {
     "discard": frozenset(),  # face down (R16)
     "declare": frozenset({"value"}),
     "play": frozenset({"card"}),
+    "bomb": frozenset(),  # V7: the declarer's cards stay hidden
+    "redeal": frozenset(),  # V13
+    "blind": frozenset(),  # V14
+    "look": frozenset(),  # V14
     "surrender": frozenset(),
     "timeout": frozenset(),
 }
