@@ -3,6 +3,8 @@ stored with the game, shown to every viewer, kept by a rematch and across a cras
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,7 @@ import pytest
 
 from tysiac import rules
 
-from .harness import ProcessServer, live_server
+from .harness import STRONG_DECK, ProcessServer, live_server, play_until
 
 CHOSEN = {"bid_step": 5, "bomb": "penalty", "bolts": True, "barrel": "880", "blind": True}
 EXPECTED = {**rules.options_to_json(rules.Options()), **CHOSEN}
@@ -94,3 +96,89 @@ def test_options_survive_a_sigkill(tmp_path: Path) -> None:
         client.close()
     finally:
         server.stop()
+
+
+def finished(state: dict[str, Any]) -> bool:
+    return state.get("game", {}).get("status") == "finished"
+
+
+HEAVY = {
+    "bid_step": 5,
+    "bid_limit": "melds",
+    "meld_needs_trick": True,
+    "rounding": "5",
+    "bomb": "penalty",
+    "bolts": True,
+    "dump_555": True,
+    "ace_marriage": True,
+    "redeal": True,
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_with_options_to_its_end(tmp_path: Path, players: int) -> None:
+    options = {**HEAVY, "open_musik": True} if players == 2 else {**HEAVY, "blind": True}
+    near = (850,) * players  # test-only: near the target, a deck the mus player wins
+    with live_server(tmp_path, start_scores=near, deck=STRONG_DECK) as server:
+        code, tokens = server.full_table(players, options=options)
+        clients = [server.client(code, token) for token in tokens]
+        play_until(clients, finished)
+        last = clients[0].state
+        view = (last if finished(last) else clients[0].wait_state(finished))["view"]
+        assert view["options"] == {**rules.options_to_json(rules.Options()), **options}
+        assert view["outcome"]["reason"] == "points"
+        assert view["scores"][view["outcome"]["winner"]] >= 1000
+        assert {r["end"] for r in view["results"]} <= {"played", "void", "bomb", "redeal"}
+        assert set(view["counters"]) == {"bolts", "bombs", "barrel", "tries"}
+        for client in clients:
+            client.close()
+
+
+# Dealt in blocks from the mus player on: 7, 7, 7 and the musik (3 players).
+BLIND_DECK = tuple(
+    "KH QH AH TH AS TS QS 9S 9C 9D JS JC JD KS 9H JH AD TD KD QD AC TC KC QC".split()
+)
+CARD = re.compile(r'"([9JQKTA][SCDH])"')
+
+
+def test_v14_a_blind_hand_keeps_the_blind_player_s_cards_and_the_musik_hidden(
+    tmp_path: Path,
+) -> None:
+    start = (100, 100, 100)  # a blind game needs a score above 0
+    with live_server(tmp_path, start_scores=start, deck=BLIND_DECK) as server:
+        code, tokens = server.full_table(3, options={"blind": True})
+        clients = [server.client(code, token) for token in tokens]
+        watcher = server.client(code)
+        blind = next(c for c in clients if c.view["to_move"] == c.seat)
+        assert blind.view["hand"]["phase"] == "blind"
+        mus = blind.seat
+        own, musik = set(BLIND_DECK[:7]), set(BLIND_DECK[21:])
+        assert blind.view["hand"]["face_down"] and blind.view["hand"]["cards"] is None
+        assert blind.view["legal"] == {"blind": True, "look": True}
+        others = [c for c in clients if c is not blind]
+
+        def move(mover: Any, action: dict[str, Any]) -> None:
+            version = mover.state["v"]
+            mover.move(action)
+            for client in clients:
+                client.wait_state(lambda s: s["v"] > version)
+
+        move(blind, {"type": "blind"})
+        for _ in others:  # both pass: the blind player plays for 120
+            move(next(c for c in others if c.view["to_move"] == c.seat), {"type": "pass"})
+        state = blind.state  # the last one: bidding is over
+        assert state["view"]["hand"]["phase"] == "give"
+        assert state["view"]["hand"]["declarer"] == mus and state["view"]["hand"]["contract"] == 120
+        seen = set(state["view"]["hand"]["cards"])
+        assert own | musik == seen  # now the declarer sees the hand and the musik
+        # Until bidding ended the blind player was never sent their own cards...
+        before = [m for m in blind.messages if m.get("type") == "state"][:-1]
+        early = [m for m in before if m["view"]["hand"]["phase"] in ("blind", "bidding")]
+        assert early, [m["view"]["hand"]["phase"] for m in before]
+        assert not own & set(CARD.findall(json.dumps(early)))
+        # ...and nobody else, the spectator included, ever sees the musik.
+        watcher.wait_state(lambda s: s["v"] >= state["v"])
+        for client in (*others, watcher):
+            assert not musik & set(CARD.findall(json.dumps(client.messages))), client.seat
+        for client in (*clients, watcher):
+            client.close()

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
 
 from .test_accessibility import violations
-from .ui import SMALL_PHONE, create_game, open_player
+from .ui import SMALL_PHONE, controls, create_game, open_player, seat_page
 
 
 def test_a_preset_is_sent_and_shown_at_the_table(
@@ -48,7 +50,7 @@ def test_custom_options_one_by_one(browser: Browser, tmp_path: Path, screenshots
         assert (options["bid_step"], options["barrel"], options["bomb"]) == (5, "880", "off")
         for nick in ("Ela", "Iza", "Ula"):
             server.join(code, nick)
-        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_attached()
+        expect(page.get_by_role("region", name="Stół")).to_be_visible()  # the game is on
         page.locator("#tab-scores").click()
         rules_line = page.locator("#rules-line")
         expect(rules_line).to_have_text("Zasady: krok licytacji co 5, beczka 880, trzy próby")
@@ -64,3 +66,94 @@ def test_the_rules_page_describes_every_option(browser: Browser, tmp_path: Path)
         for number in range(1, 15):
             expect(page.locator(f"#v{number}")).to_contain_text(f"(V{number})")
         page.context.close()
+
+
+# Dealt in blocks from the mus player on (3 players: 7, 7, 7, then the musik): the mus
+# player holds two marriages, the next player (the first to bid) a hand of 10 points.
+WEAK_NEXT = tuple(
+    "KH QH AH TH AS TS QS "  # the mus player
+    "9S 9C 9D JS JC JD KS "  # the first bidder: 10 card points, a redeal may be asked (V13)
+    "9H JH AD TD KD QD AC "
+    "TC KC QC".split()
+)
+
+
+def table_pages(
+    browser: Browser, server: Any, players: int, options: dict[str, Any]
+) -> tuple[str, list[Page]]:
+    code, tokens = server.full_table(players, options=options)
+    return code, [seat_page(browser, server.base, code, s, t) for s, t in enumerate(tokens)]
+
+
+def page_with(pages: list[Page], button: str, timeout: float = 15) -> Page:
+    deadline = time.monotonic() + timeout
+    while True:
+        for page in pages:
+            if button in controls(page)[0]:
+                return page
+        assert time.monotonic() < deadline, f"nobody was offered {button!r}"
+        pages[0].wait_for_timeout(50)
+
+
+def test_v7_a_penalty_bomb_through_the_table(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, deck=WEAK_NEXT, hand_pause_seconds=60) as server:
+        _, pages = table_pages(browser, server, 3, {"bomb": "penalty"})
+        for _ in range(2):  # both others pass: the mus player plays for 100
+            page_with(pages, "Pas").get_by_role("button", name="Pas", exact=True).click()
+            pages[0].wait_for_timeout(200)
+        declarer = page_with(pages, "Bomba: nie gram")
+        declarer.get_by_role("button", name="Bomba: nie gram").click()
+        for page in pages:
+            expect(page.locator("#summary")).to_contain_text("Bomba:")
+            expect(page.locator("#log")).to_contain_text("rzuca bombę")
+        scores = pages[0].locator("#score-box tfoot")
+        expect(scores).to_contain_text("−100")  # the declarer: −(winning bid)
+        expect(scores).to_contain_text("50")  # each opponent: half of it
+        expect(pages[0].locator("#score-box tbody")).to_contain_text("bomba")
+        assert violations(declarer) == []
+        for page in pages:
+            page.context.close()
+
+
+def test_v13_a_redeal_for_a_weak_hand(browser: Browser, tmp_path: Path) -> None:
+    with live_server(tmp_path, deck=WEAK_NEXT, hand_pause_seconds=1) as server:
+        code, pages = table_pages(browser, server, 3, {"redeal": True})
+        weak = page_with(pages, "Nowe rozdanie (słabe karty)")
+        assert "Pas" in controls(weak)[0]  # on their own turn, before passing
+        weak.get_by_role("button", name="Nowe rozdanie (słabe karty)").click()
+        for page in pages:
+            expect(page.locator("#log")).to_contain_text("prosi o nowe rozdanie")
+        watcher = server.client(code)
+        view = watcher.wait_state(lambda s: s["view"]["hand_number"] == 2)["view"]
+        assert view["results"][0]["end"] == "redeal" and view["scores"] == [0, 0, 0]
+        watcher.close()
+        for page in pages:
+            page.context.close()
+
+
+def test_v14_a_blind_hand_through_the_table(browser: Browser, tmp_path: Path) -> None:
+    start = (100, 100, 100)  # a blind game needs a score above 0
+    with live_server(tmp_path, start_scores=start, hand_pause_seconds=60) as server:
+        _, pages = table_pages(browser, server, 3, {"blind": True})
+        blind = page_with(pages, "Graj w ciemno (za 120)")
+        assert "Zobacz karty" in controls(blind)[0]
+        expect(blind.get_by_role("toolbar", name="Twoje karty")).to_be_hidden()  # face down
+        expect(blind.locator("#face-down [role=img]")).to_have_attribute(
+            "aria-label", "Twoje karty: 7 kart, zakryte"
+        )
+        assert violations(blind) == []
+        blind.get_by_role("button", name="Graj w ciemno (za 120)").click()
+        others = [p for p in pages if p is not blind]
+        for page in others:
+            expect(page.locator("#log")).to_contain_text("gra w ciemno za 120")
+        for _ in range(2):
+            page_with(others, "Pas").get_by_role("button", name="Pas", exact=True).click()
+            pages[0].wait_for_timeout(200)
+        # Bidding is over: the blind declarer sees the cards and gives as usual.
+        expect(blind.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
+        expect(blind.get_by_role("button", name="Oddaj karty")).to_be_visible()
+        for page in others:  # the musik is shown to the declarer only
+            expect(page.locator("#center .pile-open")).to_have_count(0)
+        expect(blind.locator("#seats, #me").first).to_be_visible()
+        for page in pages:
+            page.context.close()

@@ -12,8 +12,12 @@ export const BACK = "zakryta karta";
  */
 export function cardName(code, meldValue = null) {
   const name = `${RANKS[code[0]]} ${SUITS[code[1]]}`;
+  if (meldValue && code[0] === "A") return `${name}, cztery asy, ${meldValue}`; // V12
   return meldValue ? `${name}, meldunek ${meldValue}` : name;
 }
+
+/** A meld as said: "kier 100", or "cztery asy 200" (V12: no suit). */
+export const meldName = (meld) => (meld.suit ? `${SUITS[meld.suit]} ${meld.value}` : `cztery asy ${meld.value}`);
 
 /** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
 export function plural(n, one, few, many) {
@@ -58,6 +62,10 @@ export function eventText(event, nickOf) {
     case "declare": return `${who} gra za ${event.value}.`;
     case "play": return `${who}: ${cardName(event.card)}.`;
     case "surrender": return `${who} poddaje grę.`;
+    case "bomb": return `${who} rzuca bombę: nie gra tego rozdania.`;
+    case "redeal": return `${who} prosi o nowe rozdanie (słabe karty).`;
+    case "blind": return `${who} gra w ciemno za 120.`;
+    case "look": return `${who} ogląda karty.`;
     case "timeout":
       if (event.walkover) return `${who}: czas minął trzeci raz z rzędu, przegrana walkowerem.`;
       return `${who}: czas minął, ruch wykonał serwer. ${event.move ? eventText(event.move, nickOf) : ""}`.trim();
@@ -80,8 +88,10 @@ export function logLines(entry, view, nickOf) {
   const text = eventText(entry, nickOf);
   if (text) lines.push(text);
   if (entry.meld) {
-    const suit = SUITS[entry.meld.suit];
-    lines.push(`${nickOf(entry.meld.seat)} melduje ${suit} za ${entry.meld.value}. Atut: ${suit}.`);
+    const { seat, suit, value } = entry.meld;
+    lines.push(suit
+      ? `${nickOf(seat)} melduje ${SUITS[suit]} za ${value}. Atut: ${SUITS[suit]}.`
+      : `${nickOf(seat)} melduje cztery asy za ${value}.`);
   }
   if (entry.took !== undefined && entry.took !== null) lines.push(`Lewę bierze ${nickOf(entry.took)}.`);
   if (entry.result !== undefined && entry.result !== null && view?.results[entry.result]) {
@@ -90,7 +100,17 @@ export function logLines(entry, view, nickOf) {
   return lines;
 }
 
+const ENDS = {
+  void: "Koniec rozdania: wszyscy spasowali, rozdanie przepada.",
+  redeal: "Nowe rozdanie: ktoś miał za słabe karty. Nikt nie dostaje punktów.",
+};
+
 export function resultText(r, nickOf) {
+  if (ENDS[r.end]) return ENDS[r.end];
+  if (r.end === "bomb") {
+    const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`);
+    return `Bomba: ${nickOf(r.declarer)} nie gra rozdania. ${changes.join("; ")}.`;
+  }
   const total = r.points[r.declarer] + r.melds[r.declarer];
   const head = `Koniec rozdania. ${nickOf(r.declarer)}, kontrakt ${r.contract}: ${r.made ? "ugrane" : "nieugrane"} (${pointsText(total)}).`;
   const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`);

@@ -3,7 +3,7 @@
 import { $, el } from "./dom.js";
 import { createGame, gameInfo, joinGame, listGames, normaliseCode, siteInfo } from "./api.js";
 import { durationText } from "./a11y.js";
-import { DEFAULTS, OPTIONS, PRESETS } from "./options.js";
+import { DEFAULTS, OPTIONS, PRESETS, changedOptions, optionsLine } from "./options.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
 import * as store from "./store.js";
@@ -258,6 +258,7 @@ function describe(game) {
   const tags = [`${game.nicks.filter(Boolean).length} z ${game.players} graczy`];
   if (game.short) tags.push("krótka");
   if (game.chat) tags.push("czat");
+  if (changedOptions(game.options).length) tags.push(optionsLine(game.options).toLowerCase());
   return tags.join(" · ");
 }
 

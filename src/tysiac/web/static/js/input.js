@@ -4,6 +4,10 @@ import { $ } from "./dom.js";
 
 const INTENTS = {
   pass: () => ({ type: "move", action: { type: "pass" } }),
+  bomb: () => ({ type: "move", action: { type: "bomb" } }),
+  redeal: () => ({ type: "move", action: { type: "redeal" } }),
+  blind: () => ({ type: "move", action: { type: "blind" } }),
+  look: () => ({ type: "move", action: { type: "look" } }),
   bid: (node) => ({ type: "move", action: { type: "bid", value: Number(node.dataset.value) } }),
   declare: (node) => ({ type: "move", action: { type: "declare", value: Number(node.dataset.value) } }),
   "more-bids": () => ({ type: "more-bids" }),

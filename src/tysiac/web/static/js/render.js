@@ -6,12 +6,14 @@
 import { $, el } from "./dom.js";
 import { cardBack, cardFace, suitIcon } from "./cards.js";
 import {
-  BACK, SUITS, announce, cardName, cardsCount, cardsToPick, durationText, logLine, logLines, num, outcomeText, plural, signed,
+  BACK, SUITS, announce, cardName, cardsCount, cardsToPick, durationText, logLine, logLines, meldName, num, outcomeText, plural,
+  resultText, signed,
 } from "./a11y.js";
 import { changedOptions, optionsLine } from "./options.js";
 import * as S from "./state.js";
 
 const PHASE_NAME = {
+  blind: "gra w ciemno?",
   bidding: "licytacja",
   musik: "wybór musiku",
   give: "oddawanie kart",
@@ -21,6 +23,7 @@ const PHASE_NAME = {
   over: "koniec rozdania",
 };
 const YOUR_MOVE = {
+  blind: () => "grasz w ciemno czy oglądasz karty?",
   bidding: () => "licytuj albo pasuj",
   musik: () => "wybierz musik",
   give: () => "oddaj karty przeciwnikom",
@@ -269,11 +272,19 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
         const mine = h.auction.filter((a) => a.seat === seat);
         const last = mine[mine.length - 1];
         if (last) chips.push(chip(last.bid === null ? "pas" : `licytuje ${last.bid}`, last.bid === null ? "chip-pass" : "chip-bid"));
-        else if (seat === h.mus) chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
+        else if (seat === h.mus && h.mus_bid !== null) chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
       }
-      if (seat === h.declarer) chips.push(chip(h.contract ? `gra za ${h.contract}` : `rozgrywa, ${h.bid}`, "chip-declarer"));
+      if (seat === h.blind) chips.push(chip("w ciemno", "chip-declarer"));
+      else if (seat === h.declarer) chips.push(chip(h.contract ? `gra za ${h.contract}` : `rozgrywa, ${h.bid}`, "chip-declarer"));
     }
-    if (view.on_barrel[seat]) chips.push(chip("na beczce", "chip-barrel"));
+    const { counters, options } = view;
+    if (view.on_barrel[seat]) {
+      // V10: one sitter, three tries.
+      const tries = options?.barrel === "880" && counters?.barrel === seat ? `, próby: ${counters.tries} z 3` : "";
+      chips.push(chip(`na beczce${tries}`, "chip-barrel"));
+    }
+    if (options?.bolts && counters?.bolts[seat]) chips.push(chip(`błoty: ${counters.bolts[seat]}`, "chip-warn"));
+    if (options?.bomb === "free" && counters?.bombs[seat]) chips.push(chip("bomba zużyta", ""));
     if (!info.connected) chips.push(chip("rozłączony", "chip-off"));
     if (view.timeouts[seat]) chips.push(chip(`spóźnienia: ${view.timeouts[seat]}`, "chip-warn"));
     return chips;
@@ -317,7 +328,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const bottom = Number(Object.keys(place).find((seat) => place[seat] === "bottom"));
     const h = view.hand;
     region("seats", [game.seats, game.you, view.scores, view.on_barrel, view.timeouts, view.to_move, h.phase,
-      h.dealer, h.sitting_out, h.mus, h.mus_bid, h.declarer, h.contract, h.bid, h.auction, h.counts, h.tricks], () => {
+      h.dealer, h.sitting_out, h.mus, h.mus_bid, h.declarer, h.contract, h.bid, h.auction, h.counts, h.tricks, h.blind,
+      view.counters], () => {
       const side = ["left", "top", "right"];
       const others = game.seats.map((s) => s.seat).filter((seat) => seat !== bottom)
         .sort((a, b) => side.indexOf(place[a]) - side.indexOf(place[b]));
@@ -350,7 +362,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const nick = (seat) => S.nickOf(state, seat);
     const parts = [];
     let contract;
-    if (h.declarer === null) contract = `Najwyższa oferta: ${h.bid} (${nick(h.bidder)})`;
+    if (h.declarer === null && h.bid === null) contract = "Nikt jeszcze nie licytował";
+    else if (h.declarer === null) contract = `Najwyższa oferta: ${h.bid} (${nick(h.bidder)})${h.blind !== null ? ", w ciemno" : ""}`;
     else if (h.contract === null) contract = `Rozgrywa: ${nick(h.declarer)}, licytacja ${h.bid}`;
     else contract = `${nick(h.declarer)} gra za ${h.contract}`;
     parts.push(el("p", { class: "center-info" },
@@ -359,9 +372,9 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
       el("span", { class: "trump" }, "Atut: ", h.trump ? [suitIcon(h.trump), ` ${SUITS[h.trump]}`] : "brak")));
     if (h.melds.length) {
       parts.push(el("p", { class: "center-melds" }, "Meldunki: ", h.melds.map((m, i) =>
-        el("span", { class: "meld" }, i ? ", " : "", `${nick(m.seat)}: `, suitIcon(m.suit), ` ${SUITS[m.suit]} ${m.value}`))));
+        el("span", { class: "meld" }, i ? ", " : "", `${nick(m.seat)}: `, m.suit ? [suitIcon(m.suit), " "] : "", meldName(m)))));
     }
-    const showMusik = ["bidding", "musik", "give", "discard", "declare"].includes(h.phase);
+    const showMusik = ["blind", "bidding", "musik", "give", "discard", "declare"].includes(h.phase);
     if (showMusik) {
       // A musik turned face up turns over once, when it is first shown open.
       const openKey = `${view.hand_number}:${h.musiks.map((m) => Boolean(m.cards)).join(",")}`;
@@ -417,6 +430,13 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     region("summary", [view.results.length, over, over && h.musiks, state.snap.game.seats.map((s) => s.nick), view.awaiting_deal], () => {
       const { game } = state.snap;
       const nick = (seat) => S.nickOf(state, seat);
+      if (result.end !== "played") {
+        // A void, redealt or bombed hand: what happened and who scored (V6, V7, V13).
+        $("summary").replaceChildren(
+          el("h2", { id: "summary-title" }, over ? "Podsumowanie rozdania" : `Podsumowanie rozdania ${view.results.length}`),
+          el("p", { class: "summary-head" }, resultText(result, nick)));
+        return;
+      }
       const d = result.declarer;
       const total = (i) => result.points[i] + result.melds[i];
       const rows = game.seats.map(({ seat }) => {
@@ -504,7 +524,12 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     });
     drawHand(state);
     let note = "";
-    if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
+    const faceDown = h.face_down ? h.counts[game.you] : 0;
+    region("face-down", [faceDown], () => {
+      $("face-down").replaceChildren(...(faceDown ? [backs(faceDown, `Twoje karty: ${cardsCount(faceDown)}, zakryte`, "pile-own")] : []));
+    });
+    if (faceDown) note = "Twoje karty leżą zakryte: grasz w ciemno albo najpierw zdecyduj, czy je obejrzysz.";
+    else if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
     else if (h.received) note = `Karta od rozgrywającego: ${cardName(h.received)}.`;
     else if (h.given) note = `Oddane: ${Object.entries(h.given).map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`).join(", ")}.`;
     if (h.discarded) note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
@@ -538,6 +563,12 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const parts = [];
     const button = (label, intent, props = {}) =>
       el("button", { type: "button", class: "button", "data-intent": intent, "data-key": `move:${label}`, ...props }, label);
+    if (moves.blind || moves.look) {
+      // V14: chosen before the cards are seen.
+      parts.push(el("div", { class: "row move-row" },
+        moves.blind ? button("Graj w ciemno (za 120)", "blind", { class: "button button-primary" }) : "",
+        moves.look ? button("Zobacz karty", "look") : ""));
+    }
     if (moves.bid || moves.pass) {
       const bids = moves.bid || [];
       parts.push(el("div", { class: "row move-row" },
@@ -566,6 +597,11 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
       parts.push(el("div", { class: "row move-row" },
         button("Odłóż karty", "discard", { class: "button button-primary" }),
         button("Wybierz od nowa", "reset")));
+    }
+    if (moves.bomb || moves.redeal) {
+      parts.push(el("div", { class: "row move-row" },
+        moves.bomb ? button("Bomba: nie gram", "bomb", { class: "button button-danger" }) : "",
+        moves.redeal ? button("Nowe rozdanie (słabe karty)", "redeal") : ""));
     }
     if (moves.declare) parts.push(el("div", { class: "row move-row" }, valueButtons(state, moves.declare, "declare", "Graj za", "Graj za")));
     return parts;
@@ -617,9 +653,13 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const nick = (seat) => S.nickOf(state, seat);
     const head = el("tr", {}, el("th", { scope: "col" }, "Rozdanie"),
       game.seats.map((s) => el("th", { scope: "col", class: "nick-cell" }, nickText(nick(s.seat)))));
+    const END = { void: "przepadło", redeal: "nowe rozdanie", bomb: "bomba" };
     const rows = view.results.map((r, n) => el("tr", {},
-      el("th", { scope: "row" }, `${n + 1}. `, nickText(nick(r.declarer)), ` ${r.contract} `,
-        el("span", { class: `role ${r.made ? "made" : "failed"}` }, r.made ? "ugrane" : "nieugrane")),
+      r.end === "played"
+        ? el("th", { scope: "row" }, `${n + 1}. `, nickText(nick(r.declarer)), ` ${r.contract} `,
+          el("span", { class: `role ${r.made ? "made" : "failed"}` }, r.made ? "ugrane" : "nieugrane"))
+        : el("th", { scope: "row" }, `${n + 1}. `, r.declarer === null ? "" : [nickText(nick(r.declarer)), " "],
+          el("span", { class: "role" }, END[r.end] ?? r.end)),
       r.scores.map((score, seat) => el("td", {},
         el("span", { class: "score" }, num(score)), " ",
         el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat]))))));
@@ -644,7 +684,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
       const changed = changedOptions(state.snap.game.options);
       setText($("rules-line"), optionsLine(state.snap.game.options));
       $("rules-list").replaceChildren(...(changed.length
-        ? changed.map((o) => el("li", {}, el("strong", {}, `${o.name}: ${o.value}.`), ` ${o.help}`))
+        ? changed.map((o) => el("li", {}, el("strong", {}, `${o.name}: ${o.value}.`), ` ${o.help} `,
+          el("a", { href: `/zasady#${o.id.toLowerCase()}` }, "Więcej", el("span", { class: "sr-only" }, ` o zasadzie ${o.name}`))))
         : [el("li", {}, "Gramy według zwykłych zasad, bez dodatków.")]));
     });
   }
