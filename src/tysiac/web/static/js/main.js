@@ -206,6 +206,8 @@ const act = {
   drawer(intent) {
     update(S.withDrawer(state, state.drawer === intent.panel ? null : intent.panel));
     renderer.flush(state);
+    // A log drawn while its drawer was closed could not scroll: show its newest lines.
+    for (const log of [$("log"), $("chat-log")]) log.scrollTop = log.scrollHeight;
     if (state.drawer) $("drawer-close").focus();
   },
   "drawer-close"() {
