@@ -1,0 +1,49 @@
+"""Computer players: a seat's view in, a legal action out.
+
+A bot is a pure function of what its seat may see (``rules.view(game, seat)``, the same
+dict a player's browser gets) and an injected ``random.Random``: it never sees the
+game itself, so it cannot know another seat's cards or a face-down musik. What it
+returns is an action in the JSON of the protocol (``{"type": "play", "card": "AH",
+"seat": 1}``) and always one the view lists in ``legal``.
+
+Levels (``LEVELS``, stored in a seat's ``joined`` event, never renamed):
+
+- ``easy`` (łatwy): passes in the bidding, otherwise mostly random legal moves; plays
+  a sensible card about 60% of the time.
+- ``medium`` (średni): simple rules (``medium.py``): bids what its cards and marriages
+  are worth, gives and discards its weakest cards, leads marriages, plays high as the
+  declarer and low when it cannot win a trick.
+
+This package imports nothing of the project but ``tysiac.rules`` (a test checks it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tysiac.rules.view import GameView
+
+from . import easy, medium
+from .common import is_legal
+
+Action = dict[str, Any]
+Bot = Callable[[GameView, random.Random], Action]
+
+BOTS: Mapping[str, Bot] = {"easy": easy.choose, "medium": medium.choose}
+LEVELS: tuple[str, ...] = tuple(BOTS)
+LEVEL_NAMES: Mapping[str, str] = {"easy": "łatwy", "medium": "średni"}
+
+
+def choose(level: str, view: GameView, rng: random.Random) -> Action:
+    """The move of a bot of ``level`` whose seat sees ``view``; always in ``view["legal"]``."""
+    if view["seat"] is None or not view["legal"]:
+        raise ValueError("The bot's seat has no move to make.")
+    action = BOTS[level](view, rng)
+    action["seat"] = view["seat"]
+    assert is_legal(view, action), action
+    return action
+
+
+__all__ = ["BOTS", "LEVELS", "LEVEL_NAMES", "Action", "Bot", "choose", "is_legal"]

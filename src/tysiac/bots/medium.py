@@ -1,0 +1,106 @@
+"""``medium`` (średni): a rule-based player, a few lines per phase.
+
+It bids while the smallest legal bid is within what its cards are worth (``strength``
+plus what a musik brings on average), takes a musik it cannot see at random, gives and
+discards its weakest cards (sparing marriages and aces), declares the lowest contract
+it may, bombs (V7) only a contract clearly out of reach, asks for a redeal (V13)
+whenever it may, and looks at its cards before bidding (V14: a blind needs cards it
+cannot see yet). In play it leads a marriage when it holds one, then its aces; it
+wins a trick as cheaply as it can when the trick is worth it, and otherwise throws
+its least valuable card.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tysiac.rules.view import GameView
+
+from .common import ACE, TEN, beats, marriage_cards, points, rank, strength, weakest
+
+MUSIK_WORTH = 15  # points a musik adds to a hand, on average
+HOPELESS = 50  # a contract this far above the hand's worth is bombed (V7)
+TEN_POINTS = 10  # a trick worth this much is worth winning
+
+
+def choose(view: GameView, rng: random.Random) -> dict[str, Any]:
+    legal = view["legal"]
+    hand = view["hand"]
+    assert hand is not None
+    cards = hand["cards"] or []
+    if "blind" in legal:
+        return {"type": "look"}
+    if "redeal" in legal:
+        return {"type": "redeal"}
+    if "bid" in legal:
+        return bid(view, cards)
+    if "musik" in legal:
+        return {"type": "musik", "index": rng.choice(legal["musik"])}
+    contract = hand["contract"]
+    if "bomb" in legal and contract is not None and strength(cards) + HOPELESS < contract:
+        return {"type": "bomb"}
+    if "give" in legal:
+        return give(view, cards)
+    if "discard" in legal:
+        return discard(view, cards)
+    if "declare" in legal:
+        return {"type": "declare", "value": min(legal["declare"])}
+    return {"type": "play", "card": play(view)}
+
+
+def bid(view: GameView, cards: list[str]) -> dict[str, Any]:
+    """The smallest legal bid while the hand is worth it, else a pass."""
+    bids = view["legal"]["bid"]
+    worth = strength(cards) + MUSIK_WORTH
+    if bids and (min(bids) <= worth or not view["legal"].get("pass")):
+        return {"type": "bid", "value": min(bids)}
+    return {"type": "pass"}
+
+
+def give(view: GameView, cards: list[str]) -> dict[str, Any]:
+    """R15: the weakest cards, one to each opponent, marriages and aces kept."""
+    choice = view["legal"]["give"]
+    keep = marriage_cards(cards) | {c for c in cards if rank(c) == ACE}
+    gifts = weakest(choice["cards"], len(choice["to"]), keep)
+    return {"type": "give", "cards": {str(s): c for s, c in zip(choice["to"], gifts, strict=True)}}
+
+
+def discard(view: GameView, cards: list[str]) -> dict[str, Any]:
+    """R16: the weakest cards that are in no marriage."""
+    choice = view["legal"]["discard"]
+    keep = marriage_cards(cards) | {c for c in cards if rank(c) == ACE}
+    return {"type": "discard", "cards": weakest(choice["cards"], choice["count"], keep)}
+
+
+def _cheap(card: str, trump: str | None) -> tuple[bool, int, int, str]:
+    """Sort key: the card least worth keeping first (no trump, few points, low rank)."""
+    return (card[1] == trump, points(card), rank(card), card)
+
+
+def play(view: GameView) -> str:
+    hand = view["hand"]
+    assert hand is not None
+    legal: list[str] = view["legal"]["play"]
+    me, declarer, trump = view["seat"], hand["declarer"], hand["trump"]
+    trick = hand["trick"]
+    if not trick:  # leading
+        melds = [c for c in legal if c in hand["meld_cards"]]
+        if melds:
+            values = hand["meld_values"]
+            return max(melds, key=lambda c: (values.get(c, 0), rank(c), c))
+        aces = [c for c in legal if rank(c) == ACE]
+        if aces:
+            return max(aces, key=lambda c: (c[1] == trump, c))
+        return min(legal, key=lambda c: _cheap(c, trump))
+    best = next(p["card"] for p in trick if p["seat"] == hand["winning"])
+    last = len(trick) == len(hand["active"]) - 1
+    ally = me != declarer and hand["winning"] != declarer
+    winners = sorted((c for c in legal if beats(c, best, trump)), key=lambda c: _cheap(c, trump))
+    worth = sum(points(p["card"]) for p in trick)
+    if winners and not ally and (last or me == declarer or worth >= TEN_POINTS):
+        if last:
+            return winners[0]
+        strong = [c for c in winners if rank(c) >= TEN and c[1] != trump]
+        return strong[-1] if strong else winners[0]
+    return min(legal, key=lambda c: _cheap(c, trump))

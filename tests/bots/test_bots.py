@@ -1,0 +1,151 @@
+"""The computer players against the rules alone: every move legal, hidden cards unseen."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from tysiac import bots, rules
+from tysiac.rules.cards import parse_card
+from tysiac.rules.options import CHOICES
+
+BOTS = Path(__file__).resolve().parents[2] / "src" / "tysiac" / "bots"
+STDLIB = {"__future__", "collections", "dataclasses", "random", "typing"}
+
+
+def random_options(rng: random.Random) -> rules.Options:
+    return rules.options_from_json(
+        {key: rng.choice(values) for key, (values, _) in CHOICES.items()}
+    )
+
+
+def play_game(levels: list[str], rng: random.Random, options: rules.Options) -> rules.Game:
+    players = len(levels)
+    target = rng.choice((rules.game.TARGET, rules.game.SHORT_TARGET))
+    game = rules.new_game(players, rng.randrange(players), target, options=options)
+    moves = 0
+    while not game.is_over:
+        if game.awaiting_deal:
+            game = rules.deal(game, rules.shuffle(rng))
+            continue
+        seat = game.to_move
+        assert seat is not None
+        seen = rules.view(game, seat)
+        action = bots.choose(levels[seat], seen, rng)
+        assert bots.is_legal(seen, action)
+        game = rules.apply(game, rules.action_from_json(action))  # or IllegalAction
+        moves += 1
+        assert moves < 20_000, "a game of bots that never ends"
+    return game
+
+
+def test_the_bots_import_only_the_rules_and_pure_standard_modules() -> None:
+    for path in BOTS.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                assert (
+                    top in STDLIB or name == "tysiac.rules" or name.startswith("tysiac.rules.")
+                ), f"{path.name} imports {name}"
+
+
+def test_the_levels_are_named_for_good() -> None:
+    assert bots.LEVELS == ("easy", "medium")
+    assert dict(bots.LEVEL_NAMES) == {"easy": "łatwy", "medium": "średni"}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bots_play_whole_games_with_random_table_options_legally(seed: int) -> None:
+    rng = random.Random(seed)
+    players = rng.choice((2, 3, 4))
+    levels = [rng.choice(bots.LEVELS) for _ in range(players)]
+    game = play_game(levels, rng, random_options(rng))
+    assert game.outcome is not None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_medium_beats_easy_more_often_than_not(players: int) -> None:
+    rng = random.Random(players)
+    wins = 0
+    for _ in range(12):
+        levels = ["medium"] + ["easy"] * (players - 1)
+        game = play_game(levels, rng, rules.Options())
+        assert game.outcome is not None
+        wins += game.outcome.winner == 0
+    assert wins >= 6, wins
+
+
+def _hidden(game: rules.Game, seat: int) -> set[int]:
+    """The cards ``seat`` cannot see now: the others' hands and face-down musiks, less
+    what it gave or discarded itself."""
+    hand = game.hand
+    assert hand is not None
+    shown = rules.view(game, seat)["hand"]
+    assert shown is not None
+    known = {parse_card(c) for c in shown["cards"] or []}
+    known |= {parse_card(c) for c in (shown["given"] or {}).values()}
+    known |= {parse_card(c) for c in shown["discarded"] or []}
+    known |= {parse_card(c) for m in shown["musiks"] for c in m["cards"] or []}
+    hidden: set[int] = set()
+    for other, held in enumerate(hand.held):
+        if other != seat:
+            hidden |= {c for c in range(24) if held >> c & 1}
+    for musik, seen in zip(hand.musiks, shown["musiks"], strict=True):
+        if seen["cards"] is None:
+            hidden |= {c for c in range(24) if musik >> c & 1}
+    return hidden - known
+
+
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_a_bot_answers_the_same_whatever_the_cards_it_cannot_see(level: str) -> None:
+    """Two positions that differ only in cards hidden from the bot's seat: one answer."""
+    rng = random.Random(7)
+    compared = differed = 0
+    for _ in range(30):
+        players = rng.choice((2, 3, 4))
+        options = random_options(rng)
+        game = rules.new_game(players, rng.randrange(players), options=options)
+        while not game.is_over and compared < 200:
+            before_deal, deck = game, rules.shuffle(rng)
+            game = rules.deal(game, deck)
+            history: list[rules.Action] = []
+            while game.to_move is not None:
+                seat = game.to_move
+                seen = rules.view(game, seat)
+                hidden = _hidden(game, seat)
+                if len(hidden) > 1 and rng.random() < 0.3:
+                    places = [i for i, card in enumerate(deck) if card in hidden]
+                    cards = [deck[i] for i in places]
+                    rng.shuffle(cards)
+                    other_deck = list(deck)
+                    for i, card in zip(places, cards, strict=True):
+                        other_deck[i] = card
+                    try:
+                        other = rules.deal(before_deal, other_deck)
+                        for done in history:
+                            other = rules.apply(other, done)
+                    except rules.IllegalAction:
+                        other = None  # a hidden card the history needed where it was
+                    if other is not None and rules.view(other, seat) != seen:
+                        other = None  # the history played out otherwise (a marriage)
+                    if other is not None and other.to_move == seat:
+                        one = bots.choose(level, seen, random.Random(compared))
+                        two = bots.choose(level, rules.view(other, seat), random.Random(compared))
+                        assert one == two
+                        compared += 1
+                        assert other.hand is not None and game.hand is not None
+                        differed += other.hand.held != game.hand.held
+                action = rules.action_from_json(bots.choose(level, seen, rng))
+                history.append(action)
+                game = rules.apply(game, action)
+            if game.hand is not None and not game.awaiting_deal:
+                break
+    assert compared >= 50 and differed >= 30, (compared, differed)
