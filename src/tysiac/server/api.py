@@ -92,6 +92,7 @@ async def create_game(request: Request) -> Response:
         short=body.short,
         move_seconds=body.move_seconds,
         options=body.options,
+        bots=body.bots,
         author=author_of(request),
     )
     return _seated(request, seated, 201)
@@ -122,6 +123,7 @@ async def game_summary(request: Request) -> Response:
         "status": table.status,
         "players": table.settings.players,
         "nicks": list(table.nicks),
+        "bots": [table.bot(s) for s in range(table.settings.players)],
         "public": table.settings.public,
         "chat": table.settings.chat,
         "short": table.settings.target == 500,

@@ -131,6 +131,12 @@ class Settings(BaseSettings):
     hand_pause_seconds: float = Field(
         5.0, ge=0, description="time to read a hand's result before the next deal"
     )
+    bot_pause_seconds: float = Field(
+        1.2,
+        ge=0,
+        description="a computer player's pause before its move, ±⅓ (a third of it when"
+        " only one move is legal)",
+    )
     # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
     operator_name: str = Field(
         "Operator tej kopii serwisu (nie skonfigurowano)", description="who runs this copy"

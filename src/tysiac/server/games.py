@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tysiac import rules
+from tysiac import bots, rules
 from tysiac.bus.local import Bus
 from tysiac.rules.timing import cancel_due, move_deadline
 from tysiac.store import gamedb, statsdb
@@ -156,7 +156,8 @@ class GameService:
 
     def snapshot(self, table: Table, seat: int | None) -> StateMessage:
         """What one connection of ``seat`` is sent now (see ``snapshot.py``)."""
-        return snapshot(table, seat, self.bus.online(table.code), self.now())
+        online = self.bus.online(table.code) | {s for s, b in enumerate(table.bots) if b}
+        return snapshot(table, seat, online, self.now())
 
     async def connected(self, code: str, seat: int | None, delta: int) -> None:
         """A connection to the game opened (+1) or closed (-1); with Redis, cluster-wide."""
@@ -269,7 +270,17 @@ class GameService:
             return now + timedelta(seconds=self.settings.hand_pause_seconds)
         if game.to_move is None:
             return None
+        if after.bot(game.to_move) is not None:
+            return now + timedelta(seconds=self._bot_pause(game))
         return move_deadline(now, self.dealing.move_seconds or after.settings.move_seconds)
+
+    def _bot_pause(self, game: rules.Game) -> float:
+        """A computer player's natural pause: about ``bot_pause_seconds``, a third of it
+        when it has only one move (a forced card is not thought over)."""
+        pause = self.settings.bot_pause_seconds
+        if len(rules.legal_actions(game)) == 1:
+            return pause / 3
+        return pause * self.rng.uniform(2 / 3, 4 / 3)
 
     # --- the commands of play -------------------------------------------------------
 
@@ -316,9 +327,22 @@ class GameService:
                 return [deck_event(self.shuffled())], None
             if game is None or game.to_move is None:
                 return [], None
+            level = table.bot(game.to_move)
+            if level is not None:  # a computer player's pause is over: its own move
+                return [(EventKind.MOVE, self.bot_move(game, game.to_move, level))], None
             return [(EventKind.MOVE, {"seat": game.to_move, "type": "timeout"})], None
 
         await self.change(code, decide, sweeping=True)
+
+    def bot_move(self, game: rules.Game, seat: int, level: str) -> dict[str, Any]:
+        """The move of the computer player in ``seat``, made from that seat's view alone
+        (``rules.view``: the bot is never handed the game). The heuristic levels take well
+        under a millisecond, so this runs on the event loop, under the game's lock; a
+        level that searches would go to an executor here (``loop.run_in_executor``)."""
+        chosen = bots.choose(level, rules.view(game, seat), self.rng)
+        action = rules.action_from_json(chosen)
+        rules.apply(game, action)  # a bot's mistake is a bug: it fails here, not in the log
+        return rules.action_to_json(action)
 
     async def expire(self, code: str) -> None:
         """R31: cancel a game never filled within an hour, or not finished within a day."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from tysiac import bots as computer
 from tysiac import rules
 from tysiac.rules.timing import MOVE_SECONDS, PRIVATE_MOVE_SECONDS
 from tysiac.store import gamedb
@@ -49,8 +50,11 @@ async def create(
     short: bool,
     move_seconds: int,
     options: dict[str, Any] | None = None,
+    bots: list[str] | None = None,
     author: Author,
 ) -> Seated:
+    """A new game with its creator in seat 0 and, with ``bots``, computer players in the
+    next seats (levels of ``tysiac.bots``): filled so, it starts at once."""
     with text_refusals():
         nick = names.clean_nick(nick)
         name = names.clean_name(name)
@@ -65,15 +69,99 @@ async def create(
         house_rules = rules.options_from_json(options or {})
     except rules.OptionsError as error:
         raise ServiceError("bad_options", error.message) from None
+    levels = list(bots or [])
+    for level in levels:
+        _check_level(level)
+    if len(levels) > players - 1:
+        raise ServiceError("bad_bots", "Komputerów może być najwyżej tylu, ile wolnych miejsc.")
     token = new_token()
-    now = service.now()
     async with service.create_lock, service.writing() as conn:
         target = rules.game.SHORT_TARGET if short else rules.game.TARGET
         settings = TableSettings(players, target, name, public, chat, move_seconds, house_rules)
-        code, game_id = await _open_game(service, conn, author.ip, settings, version=1)
+        code, game_id = await _open_game(service, conn, author.ip, settings, version=0)
         await gamedb.add_seat(conn, game_id, 0, nick, token_hash(token))
-        await gamedb.append_events(conn, game_id, 1, [_joined(0, nick, author)], now)
+        opened = [_joined(0, nick, author)]
+        nicks = [nick]
+        for seat, level in enumerate(levels, start=1):
+            opened.append(await _seat_bot(conn, game_id, seat, level, nicks))
+        if len(nicks) == players:
+            opened += service.start_events(players)
+        row = await gamedb.game_by_code(conn, code)
+        assert row is not None
+        await service.append(conn, row, empty_table(code, settings), opened)
     return Seated(code, 0, token)
+
+
+def _check_level(level: str) -> None:
+    if level not in computer.LEVELS:
+        names_ = ", ".join(computer.LEVELS)
+        raise ServiceError("bad_bot_level", f"Nieznany poziom komputera. Można: {names_}.")
+
+
+def bot_hash(level: str) -> str:
+    """What a computer player's seat stores for a token hash: no token's hash looks so
+    (a SHA-256 is 64 hex digits), so no token ever takes a bot's seat."""
+    return f"bot:{level}"
+
+
+async def _seat_bot(
+    conn: AsyncConnection, game_id: int, seat: int, level: str, nicks: list[str]
+) -> Event:
+    """Seat a computer player, "Komputer N" with the first N no player's nick is near."""
+    number = 1
+    while any(names.same_nick(f"Komputer {number}", n) for n in nicks):
+        number += 1
+    nick = f"Komputer {number}"
+    nicks.append(nick)
+    await gamedb.add_seat(conn, game_id, seat, nick, bot_hash(level))
+    return EventKind.JOINED, {"seat": seat, "nick": nick, "device": None, "bot": level}
+
+
+async def add_bot(service: GameService, code: str, seat: int | None, level: str) -> int:
+    """The creator (seat 0) puts a computer player in the first free seat of a waiting
+    game; the game starts when that fills the table, as with the last join."""
+    _check_level(level)
+
+    async def decide(
+        conn: AsyncConnection, row: gamedb.GameRow, table: Table
+    ) -> tuple[list[Event], int]:
+        _check_host(table, seat)
+        free = table.free_seat()
+        if free is None:
+            raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)
+        taken = [n for n in table.nicks if n is not None]
+        events: list[Event] = [await _seat_bot(conn, row.id, free, level, taken)]
+        if sum(n is None for n in table.nicks) == 1:
+            events += service.start_events(table.settings.players)
+        return events, free
+
+    _, added = await service.change(code, decide)
+    return added
+
+
+async def remove_bot(service: GameService, code: str, seat: int | None, bot_seat: int) -> None:
+    """The creator frees a computer player's seat of a waiting game (a ``left`` event)."""
+
+    async def decide(
+        conn: AsyncConnection, row: gamedb.GameRow, table: Table
+    ) -> tuple[list[Event], None]:
+        _check_host(table, seat)
+        if not 0 <= bot_seat < table.settings.players or table.bot(bot_seat) is None:
+            raise ServiceError("not_a_bot", "Na tym miejscu nie siedzi komputer.", 409)
+        await gamedb.remove_seat(conn, row.id, bot_seat)
+        return [(EventKind.LEFT, {"seat": bot_seat})], None
+
+    await service.change(code, decide)
+
+
+def _check_host(table: Table, seat: int | None) -> None:
+    """Only the creator of a game still waiting for players seats or unseats computers."""
+    if seat != 0:
+        raise ServiceError(
+            "not_host", "Komputery przy stole może dodawać i usuwać tylko zakładający grę.", 403
+        )
+    if table.status != GameStatus.WAITING or table.awaiting_players:
+        raise ServiceError("not_waiting", "Gra już się zaczęła: składu nie można zmienić.", 409)
 
 
 async def join(service: GameService, code: str, nick: str, author: Author) -> Seated:
@@ -130,8 +218,12 @@ async def rematch(service: GameService, code: str, seat: int | None, author: Aut
         assert new_row is not None
         opened: list[Event] = [(EventKind.REMATCH_OF, {"code": code})]
         for s in seats:
-            device = table.devices[s.seat]
-            opened.append((EventKind.JOINED, {"seat": s.seat, "nick": s.nick, "device": device}))
+            joined = {"seat": s.seat, "nick": s.nick, "device": table.devices[s.seat]}
+            if table.bot(s.seat) is not None:
+                joined["bot"] = table.bot(s.seat)
+            opened.append((EventKind.JOINED, joined))
+        # A computer player is back at once: the rematch waits for the people alone.
+        opened += [(EventKind.ARRIVED, {"seat": s}) for s in range(len(seats)) if table.bot(s)]
         await service.append(conn, new_row, empty_table(new_code_, settings), opened)
         return [(EventKind.REMATCH, {"code": new_code_})], new_code_
 
@@ -168,7 +260,8 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
         listed = await gamedb.public_games(conn)
     waiting: list[dict[str, Any]] = []
     playing: list[dict[str, Any]] = []
-    for row, nicks in listed:
+    for row, seated in listed:
+        nicks = [s.nick for s in seated]
         if row.status == GameStatus.WAITING and len(nicks) == row.players:
             continue  # a rematch waiting for its players: no seat to take, nothing to watch yet
         entry = {
@@ -176,6 +269,7 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
             "name": row.name,
             "players": row.players,
             "nicks": nicks,
+            "bots": [_level_of(s.token_hash) for s in seated],
             "short": row.target == rules.game.SHORT_TARGET,
             "chat": row.chat,
             "options": rules.options_to_json(options_of(row)),
@@ -253,6 +347,11 @@ async def _check_limits(service: GameService, conn: AsyncConnection, creator_ip:
             f"({settings.max_games_per_ip_per_hour}). Spróbuj ponownie za jakiś czas.",
             429,
         )
+
+
+def _level_of(stored_hash: str) -> str | None:
+    """A seat's computer level from its stored hash (``bot_hash``), None for a person."""
+    return stored_hash.removeprefix("bot:") if stored_hash.startswith("bot:") else None
 
 
 def _joined(seat: int, nick: str, author: Author) -> Event:

@@ -24,6 +24,7 @@ class CreateGame(Strict):
     short: bool = False
     move_seconds: Literal[60, 120, 300] = 60
     options: dict[str, Any] = Field(default_factory=dict)  # V1-V14, checked by the rules
+    bots: list[str] = Field(default_factory=list, max_length=3)  # levels of seats 1, 2…
 
 
 class JoinGame(Strict):
@@ -55,12 +56,22 @@ class Rematch(Strict):
     type: Literal["rematch"]
 
 
+class AddBot(Strict):
+    type: Literal["add_bot"]
+    level: str = Field(max_length=20)
+
+
+class RemoveBot(Strict):
+    type: Literal["remove_bot"]
+    seat: int
+
+
 class Ping(Strict):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[
-    Hello | Move | Chat | Report | Rematch | Ping, Field(discriminator="type")
+    Hello | Move | Chat | Report | Rematch | AddBot | RemoveBot | Ping, Field(discriminator="type")
 ]
 _client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -83,7 +94,7 @@ def parse_body(model: type[M], body: bytes) -> M:
         raise _refusal(error) from None
 
 
-def parse_message(text: str) -> Hello | Move | Chat | Report | Rematch | Ping:
+def parse_message(text: str) -> Hello | Move | Chat | Report | Rematch | AddBot | RemoveBot | Ping:
     if len(text) > MAX_BODY:
         raise ServiceError("too_large", "Za długa wiadomość.", 413)
     try:

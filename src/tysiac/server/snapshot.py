@@ -22,6 +22,7 @@ class SeatInfo(TypedDict):
     seat: int
     nick: str | None
     connected: bool
+    bot: str | None  # a computer player's level (tysiac.bots.LEVELS), None for a person
 
 
 class GameInfo(TypedDict):
@@ -97,7 +98,7 @@ def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) ->
             "move_seconds": settings.move_seconds,
             "options": rules.options_to_json(settings.options),
             "seats": [
-                {"seat": s, "nick": nick, "connected": s in online}
+                {"seat": s, "nick": nick, "connected": s in online, "bot": table.bot(s)}
                 for s, nick in enumerate(table.nicks)
             ],
             "you": seat,

@@ -5,7 +5,9 @@ keyed hash, a real device only; never sent)}, ``started`` {first_dealer, scores}
 ``dealt`` {deck}, ``move`` {a rules action in JSON, with its seat}, ``chat`` {seat,
 text, device (keyed hash, for reports; never sent)}, ``chat_rejected`` {seat},
 ``cancelled`` {reason}, ``rematch`` {code}; a rematch game's log opens with
-``rematch_of`` {code} and notes ``arrived`` {seat} as each seat first connects.
+``rematch_of`` {code} and notes ``arrived`` {seat} as each seat first connects. A seat
+taken by a computer player is ``joined`` with ``bot`` (its level, ``tysiac.bots``);
+``left`` {seat} frees a waiting game's bot seat again.
 
 Every event also has its public form (``PublicEvent``), what every viewer is told of it:
 ``apply_event`` makes it once, for the live ``event`` message and the table's log alike.
@@ -70,6 +72,7 @@ class Table:
     devices: tuple[str | None, ...] = ()  # per seat, the joiner's device hash (never sent)
     rematch_of: str | None = None  # the game this one is the rematch of
     arrived: frozenset[int] = frozenset()  # a rematch's seats connected to it at least once
+    bots: tuple[str | None, ...] = ()  # per seat, a computer player's level, or None
 
     @property
     def chat_open(self) -> bool:
@@ -88,13 +91,17 @@ class Table:
         """A rematch not started yet: it waits for its players to come back."""
         return self.rematch_of is not None and self.status == GameStatus.WAITING
 
+    def bot(self, seat: int) -> str | None:
+        """The level of the computer player in ``seat``, None for a person or nobody."""
+        return self.bots[seat] if seat < len(self.bots) else None
+
     def free_seat(self) -> int | None:
         return next((s for s, nick in enumerate(self.nicks) if nick is None), None)
 
 
 def empty_table(code: str, settings: Settings) -> Table:
     seats = (None,) * settings.players
-    return Table(code=code, settings=settings, nicks=seats, devices=seats)
+    return Table(code=code, settings=settings, nicks=seats, devices=seats, bots=seats)
 
 
 def apply_event(
@@ -119,7 +126,22 @@ def _fold(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
             seat = data["seat"]
             nicks, devices = list(table.nicks), list(table.devices)
             nicks[seat], devices[seat] = data["nick"], data.get("device")
-            return replace(table, version=version, nicks=tuple(nicks), devices=tuple(devices))
+            bots = list(table.bots or (None,) * len(nicks))
+            bots[seat] = data.get("bot")
+            return replace(
+                table,
+                version=version,
+                nicks=tuple(nicks),
+                devices=tuple(devices),
+                bots=tuple(bots),
+            )
+        case EventKind.LEFT:
+            seat = data["seat"]
+            nicks, devices, bots = list(table.nicks), list(table.devices), list(table.bots)
+            nicks[seat] = devices[seat] = bots[seat] = None
+            return replace(
+                table, version=version, nicks=tuple(nicks), devices=tuple(devices), bots=tuple(bots)
+            )
         case EventKind.STARTED:
             game = rules.new_game(
                 table.settings.players,
@@ -175,8 +197,9 @@ class PublicEvent(TypedDict, total=False):
 
     kind: Required[str]
     v: int  # in the table's log only: the event's version, its place in the log
-    seat: int  # joined, chat, a move, arrived
+    seat: int  # joined, chat, a move, arrived, left
     nick: str  # joined
+    bot: str  # joined: a computer player's level
     first_dealer: int  # started
     dealer: int | None  # dealt
     value: int  # bid, declare
@@ -197,7 +220,12 @@ def _public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) 
     """What every viewer may learn of an event: no deck, no given or discarded card."""
     match kind:
         case EventKind.JOINED:
-            return {"kind": kind, "seat": data["seat"], "nick": data["nick"]}
+            joined: PublicEvent = {"kind": kind, "seat": data["seat"], "nick": data["nick"]}
+            if data.get("bot") is not None:
+                joined["bot"] = data["bot"]
+            return joined
+        case EventKind.LEFT:
+            return {"kind": kind, "seat": data["seat"]}
         case EventKind.STARTED:
             return {"kind": kind, "first_dealer": data["first_dealer"]}
         case EventKind.DEALT:

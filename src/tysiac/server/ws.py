@@ -20,7 +20,18 @@ from . import lobby, requests, talk
 from .errors import UNKNOWN_GAME, ServiceError
 from .games import GameService
 from .moderation import DEVICE_COOKIE, Author
-from .protocol import Chat, Hello, Move, Ping, Rematch, Report, error_body, parse_message
+from .protocol import (
+    AddBot,
+    Chat,
+    Hello,
+    Move,
+    Ping,
+    Rematch,
+    RemoveBot,
+    Report,
+    error_body,
+    parse_message,
+)
 from .security import normalise_code
 from .throttle import Buckets
 
@@ -102,6 +113,10 @@ class Connection:
                 await self.send({"type": "reported", "seq": seq})
             case Rematch():
                 await lobby.rematch(self.service, self.code, self.seat, self.author)
+            case AddBot(level=level):
+                await lobby.add_bot(self.service, self.code, self.seat, level)
+            case RemoveBot(seat=seat):
+                await lobby.remove_bot(self.service, self.code, self.seat, seat)
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():

@@ -118,6 +118,10 @@ async def add_seat(
     )
 
 
+async def remove_seat(conn: AsyncConnection, game_id: int, seat: int) -> None:
+    await conn.execute(delete(seats).where(seats.c.game_id == game_id, seats.c.seat == seat))
+
+
 async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list[EventRow]:
     rows = await conn.execute(
         select(events.c.seq, events.c.kind, events.c.data, events.c.at)
@@ -164,8 +168,10 @@ async def count_created_since(conn: AsyncConnection, creator_ip: str, since: dat
     return int(await conn.scalar(query) or 0)
 
 
-async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[GameRow, list[str]]]:
-    """Public games waiting or being played, newest first, with their players' nicks."""
+async def public_games(
+    conn: AsyncConnection, limit: int = 100
+) -> list[tuple[GameRow, list[SeatRow]]]:
+    """Public games waiting or being played, newest first, with their taken seats."""
     rows = await conn.execute(
         select(games)
         .where(games.c.public.is_(True), games.c.status.in_(ACTIVE))
@@ -173,15 +179,15 @@ async def public_games(conn: AsyncConnection, limit: int = 100) -> list[tuple[Ga
         .limit(limit)
     )
     listed = [_game(row) for row in rows]
-    nicks: dict[int, list[str]] = {game.id: [] for game in listed}
+    nicks: dict[int, list[SeatRow]] = {game.id: [] for game in listed}
     if nicks:
         seated = await conn.execute(
-            select(seats.c.game_id, seats.c.nick)
+            select(seats.c.game_id, seats.c.seat, seats.c.nick, seats.c.token_hash)
             .where(seats.c.game_id.in_(list(nicks)))
             .order_by(seats.c.game_id, seats.c.seat)
         )
         for row in seated:
-            nicks[row.game_id].append(row.nick)
+            nicks[row.game_id].append(SeatRow(row.seat, row.nick, row.token_hash))
     return [(game, nicks[game.id]) for game in listed]
 
 

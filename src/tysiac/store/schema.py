@@ -50,6 +50,7 @@ class EventKind(StrEnum):
     REMATCH = "rematch"
     REMATCH_OF = "rematch_of"
     ARRIVED = "arrived"
+    LEFT = "left"
 
 
 ACTIVE = (GameStatus.WAITING, GameStatus.PLAYING)
@@ -103,7 +104,7 @@ seats = Table(
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("nick", String(20), nullable=False),
-    Column("token_hash", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),  # a bot's: "bot:<level>", no hash
     UniqueConstraint("game_id", "nick"),
 )
 
