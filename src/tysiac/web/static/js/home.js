@@ -180,8 +180,14 @@ $("nick").addEventListener("keydown", (event) => {
   }
 });
 
-form.addEventListener("submit", async (event) => {
+form.addEventListener("submit", (event) => {
   event.preventDefault();
+  create(false);
+});
+$("play-bots").addEventListener("click", () => create(true));
+
+/** A new game from the form; `withBots`: the other seats go to computers at once. */
+async function create(withBots) {
   clearErrors();
   const name = nick();
   if (!name) return;
@@ -198,6 +204,7 @@ form.addEventListener("submit", async (event) => {
   opts.preset = chosenPreset().key;
   if (opts.preset === "custom") opts.custom = options;
   if (field("name").value.trim()) body.name = field("name").value;
+  if (withBots) body.bots = Array(opts.players - 1).fill(field("bot_level").value);
   try {
     const seated = await createGame(body);
     store.setOpts(opts);
@@ -205,7 +212,7 @@ form.addEventListener("submit", async (event) => {
   } catch (error) {
     showError(isNickError(error) ? "nick-error" : "create-error", error.message);
   }
-});
+}
 
 /**
  * Join `code`; errors about the game go to `spot` (under the code field, or beside the
@@ -256,6 +263,8 @@ const gameTitle = (game) => game.name || game.code;
 
 function describe(game) {
   const tags = [`${game.nicks.filter(Boolean).length} z ${game.players} graczy`];
+  const computers = (game.bots || []).filter(Boolean).length;
+  if (computers) tags.push(computers === 1 ? "1 komputer" : `komputery: ${computers}`);
   if (game.short) tags.push("krótka");
   if (game.chat) tags.push("czat");
   if (changedOptions(game.options).length) tags.push(optionsLine(game.options).toLowerCase());
@@ -277,7 +286,7 @@ function publicItem(game, waiting) {
   return el("li", { class: "game" },
     el("div", { class: "game-text" },
       el("p", {}, el("strong", {}, title), game.name ? el("span", { class: "code-small" }, ` ${game.code}`) : ""),
-      el("p", { class: "hint" }, `${game.nicks.filter(Boolean).join(", ")} · ${describe(game)}`)),
+      el("p", { class: "hint" }, `${game.nicks.map((n, i) => (game.bots?.[i] ? `${n} (komputer)` : n)).join(", ")} · ${describe(game)}`)),
     action);
 }
 

@@ -226,6 +226,12 @@ const act = {
   rematch() {
     if (!socket.send({ type: "rematch" })) update(S.withError(state, "Brak połączenia z serwerem."));
   },
+  "add-bot"(intent) {
+    if (!socket.send({ type: "add_bot", level: intent.level })) update(S.withError(state, "Brak połączenia z serwerem."));
+  },
+  "remove-bot"(intent) {
+    if (!socket.send({ type: "remove_bot", seat: intent.seat })) update(S.withError(state, "Brak połączenia z serwerem."));
+  },
   "copy-link": copyLink,
   share: () => navigator.share?.({ title: "Tysiąc", text: `Zagraj ze mną w tysiąca! Kod gry: ${code}`, url: `${location.origin}/g/${code}` }).catch(() => {}),
   "toggle-chat"() {

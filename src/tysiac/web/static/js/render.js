@@ -67,6 +67,9 @@ function backs(count, label, extraClass = "") {
 }
 
 const chip = (text, kind = "") => el("span", { class: `chip ${kind}` }, text);
+const BOT_LEVELS = { easy: "łatwy", medium: "średni" };
+/** A computer player's chip: "komputer (średni)". */
+export const botLabel = (level) => `komputer (${BOT_LEVELS[level] ?? level})`;
 
 /** A nick cut with an ellipsis when long: whole on hover (title) and to screen readers. */
 const nickText = (nick, tag = "span") => el(tag, { class: "nick", title: nick }, nick);
@@ -242,9 +245,16 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     if ($("link").getAttribute("href") !== link) $("link").href = link;
     show($("share"), typeof navigator.share === "function");
     setText($("copy-note"), state.copyNote);
+    const host = game.you === 0 && !rematch;
+    show($("add-bot-box"), host && game.seats.some((s) => s.nick === null));
     region("lobby-seats", [game.seats, game.you, rematch], () => {
       $("lobby-seats").replaceChildren(...game.seats.map((s) => {
         let status = "";
+        if (s.bot) {
+          return el("li", {}, `${s.seat + 1}. `, nickText(s.nick, "strong"), " ", chip(botLabel(s.bot), "chip-bot"),
+            host ? el("button", { type: "button", class: "button button-small", "data-intent": "remove-bot", "data-seat": String(s.seat) },
+              "Usuń", el("span", { class: "sr-only" }, ` ${s.nick}`)) : "");
+        }
         if (s.nick !== null && rematch) status = s.connected ? chip("już przy stole", "chip-ok") : chip("jeszcze poza stołem", "chip-off");
         else if (s.nick !== null) status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
         return el("li", { class: s.nick === null ? "free" : "" },
@@ -285,6 +295,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     }
     if (options?.bolts && counters?.bolts[seat]) chips.push(chip(`błoty: ${counters.bolts[seat]}`, "chip-warn"));
     if (options?.bomb === "free" && counters?.bombs[seat]) chips.push(chip("bomba zużyta", ""));
+    if (info.bot) chips.push(chip(botLabel(info.bot), "chip-bot"));
     if (!info.connected) chips.push(chip("rozłączony", "chip-off"));
     if (view.timeouts[seat]) chips.push(chip(`spóźnienia: ${view.timeouts[seat]}`, "chip-warn"));
     return chips;
@@ -652,7 +663,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const { game } = state.snap;
     const nick = (seat) => S.nickOf(state, seat);
     const head = el("tr", {}, el("th", { scope: "col" }, "Rozdanie"),
-      game.seats.map((s) => el("th", { scope: "col", class: "nick-cell" }, nickText(nick(s.seat)))));
+      game.seats.map((s) => el("th", { scope: "col", class: "nick-cell" }, nickText(nick(s.seat)),
+        s.bot ? el("span", { class: "role" }, ` ${botLabel(s.bot)}`) : "")));
     const END = { void: "przepadło", redeal: "nowe rozdanie", bomb: "bomba" };
     const rows = view.results.map((r, n) => el("tr", {},
       r.end === "played"
