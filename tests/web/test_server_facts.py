@@ -4,24 +4,29 @@ more lines than the server keeps."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.server.harness import STRONG_DECK, LiveServer, live_server
+from tests.server.harness import STRONG_DECK, live_server
 
-from .ui import DESKTOP, PHONE, click_card, controls, create_game, hand, open_player, take_turn
+from .ui import (
+    DESKTOP,
+    PHONE,
+    click_card,
+    controls,
+    create_game,
+    hand,
+    open_player,
+    seat_page,
+    take_turn,
+)
 
 
-def seat_page(browser: Browser, server: LiveServer, code: str, seat: int, token: str) -> Page:
-    """The game page as the player of ``seat``, whose key this browser holds."""
-    page = open_player(browser, f"{server.base}/zasady", PHONE if seat % 2 else DESKTOP)
-    entry = json.dumps({"seat": seat, "token": token})
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"tysiac-online:{code}", entry])
-    page.goto(f"{server.base}/g/{code}")
-    return page
+def viewport(seat: int) -> dict[str, int]:
+    """Odd seats on a phone, even ones on a desktop: both layouts in one game."""
+    return PHONE if seat % 2 else DESKTOP
 
 
 def test_r27_the_move_time_choice_comes_from_the_server(browser: Browser, tmp_path: Path) -> None:
@@ -59,7 +64,7 @@ def test_r7_r10_the_sitting_out_dealer_and_the_mus_bid(
         hand_view = watcher.view["hand"]
         out, mus = hand_view["sitting_out"], hand_view["mus"]
         assert out == hand_view["dealer"] and hand_view["mus_bid"] == 100
-        page = seat_page(browser, server, code, out, tokens[out])
+        page = seat_page(browser, server.base, code, out, tokens[out], viewport(out))
         expect(page.locator("#hand-note")).to_have_text("W tym rozdaniu rozdajesz i pauzujesz.")
         expect(page.locator("#me")).to_contain_text("pauzuje")
         expect(page.locator("#seats .seat-out")).to_have_count(0)  # nobody else sits out
@@ -76,7 +81,10 @@ def test_r4_r16_meld_values_and_the_discard_step(
 ) -> None:
     with live_server(tmp_path, deck=STRONG_DECK) as server:
         code, tokens = server.full_table(2)
-        pages = [seat_page(browser, server, code, seat, token) for seat, token in enumerate(tokens)]
+        pages = [
+            seat_page(browser, server.base, code, seat, token, viewport(seat))
+            for seat, token in enumerate(tokens)
+        ]
         for page in pages:
             expect(page.get_by_role("status").first).to_contain_text(re.compile("ruch", re.I))
         discarding = None
