@@ -63,7 +63,8 @@ $(ICU):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y libicu-dev pkg-config g++
 
-$(STAMP): pyproject.toml | $(ICU)
+# The install also builds the bots' C solver, so a change to it reinstalls.
+$(STAMP): pyproject.toml setup.py src/tysiac/bots/_dd.c | $(ICU)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

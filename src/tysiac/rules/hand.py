@@ -96,6 +96,7 @@ class Hand:
     last_trick: tuple[tuple[int, Card], ...] = ()
     last_winner: int | None = None
     played: Mask = 0
+    history: tuple[tuple[int, Card], ...] = ()  # (seat, card), every card played, in order
     options: Options = DEFAULT  # the table's house rules (V1-V14)
     bombers: frozenset[int] = frozenset()  # V7: seats that may bomb in this hand
     blind: bool = False  # V14: the mus player's blind stands
@@ -470,6 +471,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
     held[seat] = mine & ~(1 << card)
     trick = (*hand.trick, (seat, card))
     played = hand.played | 1 << card
+    history = (*hand.history, (seat, card))
     trump_suit = None if trump == NO_SUIT else trump
     if len(trick) < len(hand.active):
         return replace(
@@ -479,6 +481,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
             melds=melds,
             trump=trump_suit,
             played=played,
+            history=history,
             to_move=hand.next_active(seat),
         )
     # R20: the trick is complete.
@@ -494,6 +497,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
         melds=melds,
         trump=trump_suit,
         played=played,
+        history=history,
         trick=(),
         last_trick=trick,
         last_winner=winner,

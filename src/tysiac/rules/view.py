@@ -13,7 +13,7 @@ may learn of it (the server publishes moves as events in that form).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from . import variants
 from .cards import Card, Mask, card_code, codes, suit_code
@@ -119,6 +119,7 @@ class HandView(TypedDict):
     melds: list[MeldView]
     points: list[int]  # card points in tricks won, per seat
     tricks: list[int]  # tricks won, per seat
+    history: NotRequired[list[PlayedCard]]  # every card played this hand; view(history=True)
 
 
 class ResultView(TypedDict):
@@ -195,13 +196,13 @@ def meld_view(seat: int, kind: int) -> MeldView:
     return {"seat": seat, "suit": suit, "value": variants.meld_value(kind)}
 
 
-def _hand_view(hand: Hand, seat: int | None) -> HandView:
+def _hand_view(hand: Hand, seat: int | None, history: bool) -> HandView:
     face_down = hand.face_down(seat)
     own: Mask = hand.held[seat] if seat is not None and not face_down else 0
     is_declarer = seat is not None and seat == hand.declarer
     received = [card for opponent, card in hand.given if opponent == seat]
     melding = variants.meld_cards(hand.options, own, hand.first_trick)
-    return {
+    shown: HandView = {
         "phase": str(hand.phase),
         "dealer": hand.dealer,
         "sitting_out": _sitting_out(hand.players, hand.dealer),
@@ -247,6 +248,9 @@ def _hand_view(hand: Hand, seat: int | None) -> HandView:
         "points": list(hand.won),
         "tricks": list(hand.tricks_won),
     }
+    if history:
+        shown["history"] = _plays(hand.history)
+    return shown
 
 
 def _legal(hand: Hand, seat: int) -> LegalView:
@@ -291,8 +295,13 @@ def _result_view(result: HandResult, players: int) -> ResultView:
     }
 
 
-def view(game: Game, seat: int | None) -> GameView:
-    """What ``seat`` (or a spectator, ``None``) may see of ``game``."""
+def view(game: Game, seat: int | None, *, history: bool = False) -> GameView:
+    """What ``seat`` (or a spectator, ``None``) may see of ``game``.
+
+    With ``history`` the hand also lists every card played in it, in order: public, as
+    every player saw them fall, but left out of what is sent to browsers, whose move log
+    keeps them; the bots count cards and infer voids from it.
+    """
     if seat is not None and not 0 <= seat < game.players:
         raise ValueError("No such seat.")
     hand = game.hand
@@ -318,7 +327,7 @@ def view(game: Game, seat: int | None) -> GameView:
         "awaiting_deal": game.awaiting_deal,
         "hand_number": len(game.results)
         + (1 if hand is not None and hand.phase is not Phase.OVER else 0),
-        "hand": _hand_view(hand, seat) if hand is not None else None,
+        "hand": _hand_view(hand, seat, history) if hand is not None else None,
         "legal": _legal(hand, seat)
         if hand is not None and seat is not None and seat == to_move
         else {},
