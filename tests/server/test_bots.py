@@ -31,7 +31,7 @@ def test_a_game_alone_against_two_medium_bots_is_played_to_its_end(
         seen.append(json.loads(json.dumps(view)))
         return choose(level, view, rng)
 
-    monkeypatch.setattr(game_service.bots, "choose", spy)
+    monkeypatch.setattr(bots, "choose", spy)
     with live_server(tmp_path, bot_pause_seconds=0) as server:
         created = server.create("Ala", 3, short=True, bots=["medium", "medium"])
         code = created["code"]
@@ -106,7 +106,7 @@ def test_creating_with_bots_is_checked(tmp_path: Path) -> None:
     with live_server(tmp_path) as server, server.http() as http:
         for bots_, code in (
             (["medium", "medium"], "bad_bots"),
-            (["strong"], "bad_bot_level"),
+            (["grandmaster"], "bad_bot_level"),
             ([1], "malformed"),
         ):
             body = {"nick": "Ala", "players": 2, "bots": bots_}

@@ -25,15 +25,15 @@ from typing import Any
 
 from tysiac.rules.view import GameView
 
-from . import easy, medium
+from . import easy, medium, strong
 from .common import is_legal
 
 Action = dict[str, Any]
 Bot = Callable[[GameView, random.Random], Action]
 
-BOTS: Mapping[str, Bot] = {"easy": easy.choose, "medium": medium.choose}
+BOTS: Mapping[str, Bot] = {"easy": easy.choose, "medium": medium.choose, "strong": strong.choose}
 LEVELS: tuple[str, ...] = tuple(BOTS)
-LEVEL_NAMES: Mapping[str, str] = {"easy": "łatwy", "medium": "średni"}
+LEVEL_NAMES: Mapping[str, str] = {"easy": "łatwy", "medium": "średni", "strong": "mocny"}
 
 
 def choose(level: str, view: GameView, rng: random.Random) -> Action:

@@ -160,6 +160,7 @@ def create_app(
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            service.thinker.close()
             await bus.stop()
             await engine.dispose()
 

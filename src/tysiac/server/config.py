@@ -131,6 +131,9 @@ class Settings(BaseSettings):
     hand_pause_seconds: float = Field(
         5.0, ge=0, description="time to read a hand's result before the next deal"
     )
+    bot_workers: int = Field(
+        1, ge=1, le=16, description="processes the strong computer players search in"
+    )
     bot_pause_seconds: float = Field(
         1.2,
         ge=0,

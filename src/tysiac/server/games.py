@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from tysiac import bots, rules
+from tysiac import rules
 from tysiac.bus.local import Bus
 from tysiac.rules.timing import cancel_due, move_deadline
 from tysiac.store import gamedb, statsdb
@@ -42,10 +43,13 @@ from .security import token_matches
 from .snapshot import StateMessage, snapshot
 from .table import PublicEvent, Table, apply_event, deck_event, empty_table
 from .table import Settings as TableSettings
+from .thinking import Thinker
 from .throttle import Throttle
 
 Event = tuple[str, dict[str, Any]]
 REMATCH_WAIT_SECONDS = 60  # a rematch waits this long for its players, then starts anyway
+log = logging.getLogger(__name__)
+
 R = TypeVar("R")
 # A command's decision, made under the game's lock: the events to append, and what the
 # command returns to its caller.
@@ -82,6 +86,8 @@ class GameService:
         self.dealing = dealing
         self.clock = clock
         self.throttle = Throttle(settings)
+        self.thinker = Thinker(settings.bot_workers)
+        self._wakers: set[asyncio.Task[None]] = set()  # computer players' wake-up calls
         self.create_lock = asyncio.Lock()  # creations (and rematches) one at a time
         self._tables: dict[str, Table] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -186,11 +192,40 @@ class GameService:
                 before = await self._load(conn, row)
                 new, result = await decide(conn, row, before)
                 if not new:
+                    self._tables[code] = before
                     return before, result
                 table, published = await self.append(conn, row, before, new)
             self._tables[code] = table
         await self.bus.publish(code, {"v": table.version, "events": published})
+        self._wake_bot(table)
         return table, result
+
+    def _wake_bot(self, table: Table) -> None:
+        """When a computer player is to move, make its move when its pause is over rather
+        than on the sweeper's next pass (the sweeper still catches it after a restart)."""
+        game = table.game
+        if table.deadline is None or game is None or game.to_move is None:
+            return
+        level = table.bot(game.to_move)
+        if level is None:
+            return
+        self.thinker.warm(level)
+        delay = max(0.0, (table.deadline - self.now()).total_seconds())
+        loop = asyncio.get_running_loop()
+        loop.call_later(delay, self._start_waker, table.code)
+
+    def _start_waker(self, code: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._woken(code))
+        self._wakers.add(task)
+        task.add_done_callback(self._wakers.discard)
+
+    async def _woken(self, code: str) -> None:
+        try:
+            await self.due(code)
+        except (Skipped, ServiceError, BrokenGame):
+            pass  # taken by another process, gone, or for the sweeper to cancel
+        except Exception:
+            log.exception("a computer player's move in %s failed; the sweeper tries again", code)
 
     async def append(
         self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
@@ -312,7 +347,9 @@ class GameService:
 
     async def due(self, code: str) -> None:
         """The game's deadline passed: deal the next hand, or time out the seat to move (R28),
-        or start a rematch that waited long enough for its players."""
+        or make a computer player's move, or start a rematch that waited long enough for
+        its players."""
+        thought = await self._think(code)
 
         async def decide(
             conn: AsyncConnection, row: gamedb.GameRow, table: Table
@@ -327,22 +364,28 @@ class GameService:
                 return [deck_event(self.shuffled())], None
             if game is None or game.to_move is None:
                 return [], None
-            level = table.bot(game.to_move)
-            if level is not None:  # a computer player's pause is over: its own move
-                return [(EventKind.MOVE, self.bot_move(game, game.to_move, level))], None
+            if table.bot(game.to_move) is not None:  # a computer player's pause is over
+                if thought is None or thought[0] != table.version:
+                    return [], None  # the game moved on meanwhile: it thinks again
+                return [(EventKind.MOVE, bot_move(game, thought[1]))], None
             return [(EventKind.MOVE, {"seat": game.to_move, "type": "timeout"})], None
 
         await self.change(code, decide, sweeping=True)
 
-    def bot_move(self, game: rules.Game, seat: int, level: str) -> dict[str, Any]:
-        """The move of the computer player in ``seat``, made from that seat's view alone
-        (``rules.view``: the bot is never handed the game). The heuristic levels take well
-        under a millisecond, so this runs on the event loop, under the game's lock; a
-        level that searches would go to an executor here (``loop.run_in_executor``)."""
-        chosen = bots.choose(level, rules.view(game, seat), self.rng)
-        action = rules.action_from_json(chosen)
-        rules.apply(game, action)  # a bot's mistake is a bug: it fails here, not in the log
-        return rules.action_to_json(action)
+    async def _think(self, code: str) -> tuple[int, dict[str, Any]] | None:
+        """The move of the computer player to move, if its pause is over: worked out from
+        its seat's view alone (``rules.view``; the bot is never handed the game), before
+        the game's lock is taken, so a search holds up no other command. With the version
+        it was made for: a game that moved on meanwhile throws it away."""
+        table = self._tables.get(code) or await self.table(code)
+        game = table.game
+        if table.status != GameStatus.PLAYING or game is None or game.to_move is None:
+            return None
+        level = table.bot(game.to_move)
+        if level is None or table.deadline is None or table.deadline > self.now():
+            return None
+        seen = rules.view(game, game.to_move, history=True)
+        return table.version, await self.thinker.choose(level, seen, self.rng.getrandbits(64))
 
     async def expire(self, code: str) -> None:
         """R31: cancel a game never filled within an hour, or not finished within a day."""
@@ -359,6 +402,14 @@ class GameService:
             return [(EventKind.CANCELLED, {"reason": reason})], None
 
         await self.change(code, decide, sweeping=True)
+
+
+def bot_move(game: rules.Game, chosen: dict[str, Any]) -> dict[str, Any]:
+    """A computer player's move as stored: checked against the rules first, so a bot's
+    mistake is a bug that fails here, not an event in the log."""
+    action = rules.action_from_json(chosen)
+    rules.apply(game, action)
+    return rules.action_to_json(action)
 
 
 def settings_of(row: gamedb.GameRow) -> TableSettings:

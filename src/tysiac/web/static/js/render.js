@@ -67,9 +67,8 @@ function backs(count, label, extraClass = "") {
 }
 
 const chip = (text, kind = "") => el("span", { class: `chip ${kind}` }, text);
-const BOT_LEVELS = { easy: "łatwy", medium: "średni" };
 /** A computer player's chip: "komputer (średni)". */
-export const botLabel = (level) => `komputer (${BOT_LEVELS[level] ?? level})`;
+export const botLabel = (level) => `komputer (${S.levelName(level)})`;
 
 /** A nick cut with an ellipsis when long: whole on hover (title) and to screen readers. */
 const nickText = (nick, tag = "span") => el(tag, { class: "nick", title: nick }, nick);
@@ -710,7 +709,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     if (!entries) return;
     const box = $("log");
     const view = S.view(state);
-    const nick = (seat) => S.nickOf(state, seat);
+    const nick = (seat) => S.speakerOf(state, seat);
     const newest = entries.length ? entries[entries.length - 1].v : 0;
     if (logV !== null && newest === logV) return;
     const first = logV === null;
@@ -839,7 +838,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const game = state.snap?.game;
     const view = S.view(state);
     const left = S.secondsLeft(state, now);
-    const nick = (seat) => S.nickOf(state, seat);
+    const nick = (seat) => S.speakerOf(state, seat);
     let turn = "";
     let clock = "";
     if (!game) {

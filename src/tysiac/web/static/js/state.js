@@ -41,6 +41,17 @@ export function nickOf(state, seat) {
   return state.snap?.game.seats[seat]?.nick ?? `miejsce ${seat + 1}`;
 }
 
+const BOT_LEVELS = { easy: "łatwy", medium: "średni", strong: "mocny" };
+/** A computer player's level in Polish: "mocny". */
+export const levelName = (level) => BOT_LEVELS[level] ?? level;
+
+/** A seat's name in the move log and the announcements: a computer player's with its
+ * level, "Komputer 1 (mocny)". */
+export function speakerOf(state, seat) {
+  const level = state.snap?.game.seats[seat]?.bot;
+  return level ? `${nickOf(state, seat)} (${levelName(level)})` : nickOf(state, seat);
+}
+
 const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;
 
 export function withSnapshot(state, message, now) {
