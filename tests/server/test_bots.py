@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from tysiac import bots
-from tysiac.server import games as game_service
 
 from .harness import Message, ProcessServer, live_server, play_until, settle
 
@@ -102,6 +101,19 @@ def test_the_creator_adds_and_removes_bots_in_the_waiting_room(tmp_path: Path) -
         assert host.error()["code"] == "not_waiting"
 
 
+def test_a_game_alone_against_two_strong_bots_is_played_to_its_end(tmp_path: Path) -> None:
+    """The strong level thinks in a worker process, outside the game's lock, and moves
+    when its pause is over: the game is played to its end with no timeout."""
+    with live_server(tmp_path, bot_pause_seconds=0) as server:
+        created = server.create("Ala", 3, short=True, bots=["strong", "strong"])
+        me = server.client(created["code"], created["token"])
+        play_until([me], finished, limit=240)
+        state = settle([me]) and me.state
+        assert state["view"]["timeouts"] == [0, 0, 0]
+        assert [s["bot"] for s in state["game"]["seats"]] == [None, "strong", "strong"]
+        assert any(e.get("seat") in (1, 2) and e["kind"] == "play" for e in state["log"])
+
+
 def test_creating_with_bots_is_checked(tmp_path: Path) -> None:
     with live_server(tmp_path) as server, server.http() as http:
         for bots_, code in (
@@ -144,7 +156,7 @@ def test_a_game_with_bots_goes_on_after_sigkill(tmp_path: Path) -> None:
     server.start()
     try:
         with httpx.Client(base_url=server.base) as http:
-            body = {"nick": "Ala", "players": 4, "bots": ["medium", "easy", "medium"]}
+            body = {"nick": "Ala", "players": 4, "bots": ["strong", "easy", "medium"]}
             created = http.post("/api/games", json=body).json()
         code, token = created["code"], created["token"]
         me = server.client(code, token)
@@ -156,7 +168,7 @@ def test_a_game_with_bots_goes_on_after_sigkill(tmp_path: Path) -> None:
         assert again.state["v"] >= before
         assert [s["bot"] for s in again.state["game"]["seats"]] == [
             None,
-            "medium",
+            "strong",
             "easy",
             "medium",
         ]

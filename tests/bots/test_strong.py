@@ -1,0 +1,110 @@
+"""The strong bot's reading of a view: never wrong about the real deal, and layouts that
+agree with everything seen; then the strong bot in whole games under random options."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from tysiac import bots, rules
+from tysiac.bots import sampling
+from tysiac.bots.sampling import DEAD, Knowledge
+from tysiac.rules.hand import Phase
+
+from .test_bots import play_game, random_options
+
+
+def positions(seed: int, games: int) -> Iterator[tuple[rules.Game, int, Knowledge]]:
+    """Every seat's knowledge at every move of the play in games of medium bots."""
+    rng = random.Random(seed)
+    for number in range(games):
+        players = (2, 3, 4)[number % 3]
+        game = rules.new_game(players, rng.randrange(players), options=random_options(rng))
+        hands = 0
+        while not game.is_over and hands < 4:
+            if game.awaiting_deal:
+                game = rules.deal(game, rules.shuffle(rng))
+                hands += 1
+                continue
+            hand = game.hand
+            assert hand is not None and game.to_move is not None
+            if hand.phase is Phase.PLAY:
+                for seat in hand.active:
+                    yield game, seat, Knowledge.of(rules.view(game, seat, history=True))
+            seen = rules.view(game, game.to_move, history=True)
+            game = rules.apply(game, rules.action_from_json(bots.choose("medium", seen, rng)))
+
+
+def truth(game: rules.Game, knowledge: Knowledge) -> dict[int, int]:
+    """Where the hidden cards really are, place by place."""
+    hand = game.hand
+    assert hand is not None
+    layout = {seat: hand.held[seat] for seat in knowledge.places if seat != DEAD}
+    if DEAD in knowledge.places:
+        layout[DEAD] = knowledge.unseen & ~sum(layout.values())
+    return layout
+
+
+def test_what_a_seat_infers_is_never_wrong_about_the_real_deal() -> None:
+    checked = barred = held = 0
+    for game, seat, knowledge in positions(11, 45):
+        real = truth(game, knowledge)
+        assert knowledge.mine == game.hand.held[seat]  # type: ignore[union-attr]
+        assert sum(real.values()) == knowledge.unseen
+        for place, cards in real.items():
+            assert cards.bit_count() == knowledge.count[place]
+            assert not cards & knowledge.barred[place], "a card it holds was ruled out"
+            assert knowledge.held[place] & ~cards == 0, "a card it lacks was thought sure"
+            barred += knowledge.barred[place].bit_count()
+            held += knowledge.held[place].bit_count()
+        assert sampling._legal_layout(knowledge, real)
+        checked += 1
+    assert checked > 2_000 and barred > 5_000 and held > 200, (checked, barred, held)
+
+
+def test_layouts_agree_with_everything_seen_and_list_all_when_few() -> None:
+    rng = random.Random(5)
+    exact = 0
+    for number, (game, _, knowledge) in enumerate(positions(12, 24)):
+        if number % 7:
+            continue
+        drawn = list(sampling.layouts(knowledge, rng, 30))
+        assert drawn, "no layout for a position that exists"
+        for layout in drawn:
+            assert sum(layout.values()) == knowledge.unseen
+            assert sampling._legal_layout(knowledge, layout)
+            for place, cards in layout.items():
+                assert cards.bit_count() == knowledge.count[place]
+        real = truth(game, knowledge)
+        if len({tuple(sorted(layout.items())) for layout in drawn}) < len(drawn):
+            continue  # drawn at random: repeats allowed
+        if knowledge.unseen.bit_count() <= 8 and len(knowledge.places) <= 2:
+            assert real in drawn, "an exact listing left out the real deal"
+            exact += 1
+    assert exact > 10
+
+
+def test_a_marriage_declared_leaves_its_partner_with_its_player() -> None:
+    found = 0
+    for game, seat, knowledge in positions(13, 45):
+        hand = game.hand
+        assert hand is not None
+        for who, suit in hand.melds:
+            if who != seat and suit < 4:
+                partner = knowledge.held.get(who, 0)
+                pair = sampling.MARRIAGES[suit] & knowledge.unseen
+                assert partner & pair == pair
+                found += bool(pair)
+    assert found > 20
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_strong_bots_play_whole_games_under_random_table_options(seed: int) -> None:
+    """The rule-option matrix with the strong level: whole short games of strong bots
+    only, every move legal (``play_game`` checks each against the view's legal moves)."""
+    rng = random.Random(100 + seed)
+    players = (2, 3, 4)[seed % 3]
+    game = play_game(["strong"] * players, rng, random_options(rng), rules.game.SHORT_TARGET)
+    assert game.outcome is not None
