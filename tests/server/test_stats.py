@@ -12,11 +12,13 @@ from .contact_kit import mail_sink
 from .harness import FakeClock, LiveServer, live_server
 
 
-def stats(server: LiveServer, days: int = 3) -> dict[str, tuple[int, int]]:
+def stats(server: LiveServer, days: int = 3, *, bots: bool = False) -> dict[str, tuple[int, int]]:
+    """Per day: games of people started and finished (with ``bots``: games with bots)."""
     out = io.StringIO()
     admin.run(["stats", "--days", str(days)], server.settings, out, server.clock)
     rows = [line.split() for line in out.getvalue().splitlines()[1:]]
-    return {row[0]: (int(row[1]), int(row[2])) for row in rows}
+    first = 3 if bots else 1
+    return {row[0]: (int(row[first]), int(row[first + 1])) for row in rows}
 
 
 def finish_a_game(server: LiveServer, players: int = 2) -> None:
@@ -41,8 +43,22 @@ def test_real_games_are_counted_by_day_and_nothing_else_is_stored(tmp_path: Path
         assert counted["total"] == (3, 2)
         with sqlite3.connect(tmp_path / "test.db") as db:
             columns = [row[1] for row in db.execute("pragma table_info(daily_stats)")]
-        assert columns == ["day", "started", "finished"]  # no address, cookie or player
+        # No address, cookie or player: counts only.
+        assert columns == ["day", "started", "finished", "bot_started", "bot_finished"]
         assert code
+
+
+def test_games_with_bots_are_counted_apart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock, bot_pause_seconds=60) as server:
+        finish_a_game(server)
+        created = server.create("Ala", 3, bots=["easy", "strong"])
+        player = server.client(created["code"], created["token"])
+        player.move({"type": "surrender"})
+        player.wait_state(lambda s: s["game"]["status"] == "finished")
+        assert stats(server)["2026-11-29"] == (1, 1)  # people only, as before
+        assert stats(server, bots=True)["2026-11-29"] == (1, 1)
+        assert stats(server, bots=True)["total"] == (1, 1)
 
 
 def test_counts_are_kept_400_days(tmp_path: Path) -> None:

@@ -250,6 +250,7 @@ class GameService:
                 now.date().isoformat(),
                 started=int(table.status == GameStatus.PLAYING),
                 finished=int(table.status == GameStatus.FINISHED),
+                bots=any(table.bots),
             )
         await gamedb.update_game(
             conn,

@@ -1,4 +1,6 @@
-"""Anonymous statistics: how many games started and finished each day (UTC), nothing else.
+"""Anonymous statistics: how many games started and finished each day (UTC), nothing else;
+games with a computer player are counted apart ("with bots"), so the figures of people
+playing people stay what they were.
 
 The counts are kept 400 days. ``tysiac admin stats`` prints them; with ``stats_email``
 set, the server mails the operator the summary once a day.
@@ -6,6 +8,7 @@ set, the server mails the operator the summary once a day.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -23,17 +26,21 @@ async def summary_text(conn: AsyncConnection, now: datetime, days: int) -> str:
     """A table of the last ``days`` days (today included) with totals."""
     first = (now - timedelta(days=days - 1)).date()
     rows = await statsdb.days(conn, first.isoformat())
-    counts = {day: (started, finished) for day, started, finished in rows}
-    lines = ["day         started  finished"]
-    total_started = total_finished = 0
+    counts = {day: tuple(figures) for day, *figures in rows}
+    lines = ["day         started  finished  with bots: started  finished"]
+    totals = [0, 0, 0, 0]
     for offset in range(days):
         day = (first + timedelta(days=offset)).isoformat()
-        started, finished = counts.get(day, (0, 0))
-        total_started += started
-        total_finished += finished
-        lines.append(f"{day}  {started:7}  {finished:8}")
-    lines.append(f"{'total':10}  {total_started:7}  {total_finished:8}")
+        figures = counts.get(day, (0, 0, 0, 0))
+        totals = [t + f for t, f in zip(totals, figures, strict=True)]
+        lines.append(_line(day, figures))
+    lines.append(_line("total", totals))
     return "\n".join(lines)
+
+
+def _line(day: str, figures: Sequence[int]) -> str:
+    started, finished, bot_started, bot_finished = figures
+    return f"{day:10}  {started:7}  {finished:8}  {bot_started:18}  {bot_finished:8}"
 
 
 async def mail_summary(settings: Settings, text: str, now: datetime) -> None:

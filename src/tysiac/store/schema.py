@@ -189,6 +189,8 @@ daily_stats = Table(
     "daily_stats",
     metadata,
     Column("day", String(10), primary_key=True),
-    Column("started", Integer, nullable=False),
+    Column("started", Integer, nullable=False),  # games of people only
     Column("finished", Integer, nullable=False),
+    Column("bot_started", Integer, nullable=False, server_default="0"),  # with a computer player
+    Column("bot_finished", Integer, nullable=False, server_default="0"),
 )

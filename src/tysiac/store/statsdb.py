@@ -12,25 +12,29 @@ from .schema import (
 )
 
 
-async def count_day(conn: AsyncConnection, day: str, *, started: int, finished: int) -> None:
-    """Add to one day's counts of games started and finished."""
-    statement = upsert(conn, daily_stats).values(day=day, started=started, finished=finished)
+async def count_day(
+    conn: AsyncConnection, day: str, *, started: int, finished: int, bots: bool
+) -> None:
+    """Add to one day's counts of games started and finished: of people only, or, with
+    ``bots``, of games with a computer player."""
+    columns = ("bot_started", "bot_finished") if bots else ("started", "finished")
+    counts = dict(zip(columns, (started, finished), strict=True))
+    zeros = dict.fromkeys(("started", "finished", "bot_started", "bot_finished"), 0)
+    statement = upsert(conn, daily_stats).values(day=day, **{**zeros, **counts})
     await conn.execute(
         statement.on_conflict_do_update(
             index_elements=[daily_stats.c.day],
-            set_={
-                "started": daily_stats.c.started + started,
-                "finished": daily_stats.c.finished + finished,
-            },
+            set_={name: daily_stats.c[name] + value for name, value in counts.items()},
         )
     )
 
 
-async def days(conn: AsyncConnection, since: str) -> list[tuple[str, int, int]]:
+async def days(conn: AsyncConnection, since: str) -> list[tuple[str, int, int, int, int]]:
+    """Per day from ``since``: started and finished games of people, then with bots."""
     rows = await conn.execute(
         select(daily_stats).where(daily_stats.c.day >= since).order_by(daily_stats.c.day)
     )
-    return [(r.day, r.started, r.finished) for r in rows]
+    return [(r.day, r.started, r.finished, r.bot_started, r.bot_finished) for r in rows]
 
 
 async def forget_days(conn: AsyncConnection, before: str) -> None:
