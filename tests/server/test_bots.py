@@ -181,3 +181,23 @@ def test_a_game_with_bots_goes_on_after_sigkill(tmp_path: Path) -> None:
     log = (tmp_path / "server.log").read_text()
     assert token not in log
     assert not re.search(r"Traceback", log), log
+
+
+def test_a_rematch_keeps_the_bots_and_starts_when_the_person_is_back(tmp_path: Path) -> None:
+    with live_server(tmp_path, bot_pause_seconds=0) as server:
+        created = server.create("Ala", 3, bots=["strong", "easy"])
+        me = server.client(created["code"], created["token"])
+        me.move({"type": "surrender"})
+        me.wait_state(finished)
+        me.send({"type": "rematch"})
+        code = me.wait_state(lambda s: s["game"]["rematch"] is not None)["game"]["rematch"]
+        me.close()
+        watcher = server.client(code)
+        game = watcher.state["game"]
+        assert game["status"] == "waiting"  # the bots are back at once; Ala is not yet
+        assert [s["bot"] for s in game["seats"]] == [None, "strong", "easy"]
+        again = server.client(code, created["token"])
+        state = again.wait_state(lambda s: s["game"]["status"] == "playing")
+        assert [s["nick"] for s in state["game"]["seats"]] == ["Ala", "Komputer 1", "Komputer 2"]
+        play_until([again], lambda s: s["view"]["hand_number"] >= 2, limit=60)  # they play on
+        assert again.state["view"]["timeouts"] == [0, 0, 0]
