@@ -1,0 +1,90 @@
+"""How optimistic face-up play is: the strong bot's forecast of a contract against the points
+its declarer really made.
+
+Before the play the strong bot judges a hand by dealing the unseen cards many ways and
+playing each deal out with every card face up (``strong._deal_outcomes``). Face-up play
+never guesses wrong, so it promises the declarer more than real play gives; the bot trims
+its forecasts by ``strong.OPTIMISM``. This script measures the gap on fixed, seeded hands
+of strong bots playing each other: for each hand, the forecast made when the contract is
+declared (untrimmed) and the card and marriage points the declarer then made, and prints
+the mean gap with a 95 % interval and the share of forecasts that were too high.
+
+    python bench/bot_calibration.py --hands 300 --players 3 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from tysiac import bots, rules
+from tysiac.bots import strong
+from tysiac.bots.sampling import codes_mask
+from tysiac.rules import variants
+from tysiac.rules.hand import Phase
+from tysiac.rules.options import options_from_json
+
+
+def forecast(view: rules.GameView, rng: random.Random) -> float:
+    """The untrimmed mean of what the declarer would make, as the bot sees it at declaring."""
+    hand = view["hand"]
+    assert hand is not None
+    options = options_from_json(view["options"])
+    gifts = {int(s): rules.parse_card(c) for s, c in (hand["given"] or {}).items()}
+    outcomes = strong._deal_outcomes(
+        view,
+        options,
+        codes_mask(hand["cards"]),
+        rng,
+        strong.PLAN_SAMPLES,
+        gifts=gifts,
+        dead=codes_mask(hand["discarded"]),
+    )
+    return statistics.fmean(outcomes) + strong.OPTIMISM
+
+
+def one_hand(players: int, seed: int) -> tuple[float, int] | None:
+    """One hand of strong bots: (forecast, points made) for its declarer, or None if void."""
+    rng = random.Random(seed)
+    game = rules.deal(rules.new_game(players, seed % players), rules.shuffle(rng))
+    predicted: float | None = None
+    while game.hand is not None and game.hand.phase is not Phase.OVER:
+        seat = game.to_move
+        assert seat is not None
+        view = rules.view(game, seat, history=True)
+        if "declare" in view["legal"]:
+            predicted = forecast(view, random.Random(seed))
+        action = bots.choose("strong", view, rng)
+        game = rules.apply(game, rules.action_from_json(action))
+    hand = game.hand
+    if predicted is None or hand is None or hand.declarer is None:
+        return None
+    made = hand.won[hand.declarer] + variants.counted_melds(
+        hand.options, hand.meld_points(hand.declarer), hand.tricks_won[hand.declarer]
+    )
+    return predicted, made
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    pairs = [one_hand(args.players, args.seed * 100_003 + i) for i in range(args.hands)]
+    played = [p for p in pairs if p is not None]
+    gaps = [predicted - made for predicted, made in played]
+    mean = statistics.fmean(gaps)
+    half = 1.96 * statistics.stdev(gaps) / math.sqrt(len(gaps))
+    high = sum(g > 0 for g in gaps) / len(gaps)
+    print(f"hands played: {len(played)} of {args.hands} ({args.players} players)")
+    print(
+        f"forecast - made: mean {mean:+.1f} points, 95% CI [{mean - half:+.1f}, {mean + half:+.1f}]"
+    )
+    print(f"forecasts above the result: {high:.0%}; OPTIMISM in use: {strong.OPTIMISM}")
+
+
+if __name__ == "__main__":
+    main()
