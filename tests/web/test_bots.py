@@ -21,14 +21,16 @@ def test_a_hand_alone_against_two_bots_to_its_summary(
         page = open_player(browser, f"{server.base}/", DESKTOP)
         page.get_by_label("Nick", exact=True).fill("Ala")
         page.get_by_label("3 graczy").check()
-        page.get_by_label("Poziom komputera").select_option("medium")
+        page.get_by_label("Poziom komputera").select_option("strong")
         page.get_by_role("button", name="Zagraj z komputerem").click()
         page.wait_for_url(re.compile(r"/g/[A-Z0-9]{6}$"))
         seats = page.locator("#seats")
         expect(seats).to_contain_text("Komputer 1")
-        expect(seats).to_contain_text("komputer (średni)")
+        expect(seats).to_contain_text("komputer (mocny)")
         play_until([page], summary_shown(page))
         expect_heading(page, "Podsumowanie rozdania")
+        # The move log (and so the announcer, which reads the same lines) names the level.
+        expect(page.locator("#log")).to_contain_text("Komputer 1 (mocny)")
         page.screenshot(path=screenshots / "bots-summary.png", full_page=True)
         page.context.close()
 
