@@ -1,4 +1,5 @@
-"""What every level shares: reading cards off a view, judging a hand, checking a move."""
+"""What every level shares: reading cards off a view, judging a hand, counting the cards
+played, checking a move."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 from tysiac.rules.cards import MARRIAGE_VALUES, RANK_POINTS, RANKS, SUITS
-from tysiac.rules.view import GameView
+from tysiac.rules.view import GameView, PlayedCard
 
 KING, QUEEN, TEN, ACE = RANKS.index("K"), RANKS.index("Q"), RANKS.index("T"), RANKS.index("A")
 
@@ -60,6 +61,47 @@ def beats(card: str, best: str, trump: str | None) -> bool:
     if card[1] == best[1]:
         return rank(card) > rank(best)
     return trump is not None and card[1] == trump
+
+
+def history(view: GameView) -> list[PlayedCard]:
+    """Every card played this hand, in order (``view(history=True)``; else nothing known)."""
+    hand = view["hand"]
+    return list(hand.get("history", [])) if hand is not None else []
+
+
+def voids(view: GameView) -> dict[int, set[str]]:
+    """The suits each seat has shown it lacks: it played another suit to a trick led in them."""
+    hand = view["hand"]
+    shown: dict[int, set[str]] = {}
+    if hand is None:
+        return shown
+    plays, size = history(view), len(hand["active"])
+    for start in range(0, len(plays), size):
+        led, *rest = plays[start : start + size]
+        for play in rest:
+            if play["card"][1] != led["card"][1]:
+                shown.setdefault(play["seat"], set()).add(led["card"][1])
+    return shown
+
+
+def higher(card: str) -> set[str]:
+    """The cards of ``card``'s suit that beat it."""
+    return {r + card[1] for r in RANKS[rank(card) + 1 :]}
+
+
+def unbeatable(
+    card: str, known: Set[str], trump: str | None, may_trump: Iterable[set[str]]
+) -> bool:
+    """Whether ``card``, once played, wins the trick whatever the others hold, as far as
+    the seat knows: every card that beats it in its suit is ``known`` (played or its own),
+    and nobody to play after it may trump it (``may_trump``: those players' known voids;
+    a void in the suit with a trump not yet seen could trump)."""
+    if not higher(card) <= known:
+        return False
+    if trump is None or card[1] == trump:
+        return True
+    trumps_out = any(r + trump not in known for r in RANKS)
+    return not (trumps_out and any(card[1] in void for void in may_trump))
 
 
 def is_legal(view: GameView, action: dict[str, Any]) -> bool:

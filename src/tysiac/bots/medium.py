@@ -5,19 +5,41 @@ plus what a musik brings on average), takes a musik it cannot see at random, giv
 discards its weakest cards (sparing marriages and aces), declares the lowest contract
 it may, bombs (V7) only a contract clearly out of reach, asks for a redeal (V13)
 whenever it may, and looks at its cards before bidding (V14: a blind needs cards it
-cannot see yet). In play it leads a marriage when it holds one, then its aces; it
-wins a trick as cheaply as it can when the trick is worth it, and otherwise throws
-its least valuable card.
+cannot see yet).
+
+In play it counts the cards: those played this hand (``view["hand"]["history"]``;
+without it nothing is known) and the suits a player has shown it lacks. It leads a
+marriage when it holds one; as the declarer, its top trump while the others may still
+hold trumps; then a card nobody can beat (every higher card played or its own, and
+nobody known to lack the suit while trumps are out), else its cheapest card. It wins
+a trick when the trick is worth it, with its cheapest card nobody after it can beat,
+else its best ace or ten that wins (the cheapest winner when it plays last or has
+neither), and otherwise throws its least valuable card, keeping trumps and the kings
+and queens of its marriages.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Set
 from typing import Any
 
-from tysiac.rules.view import GameView
+from tysiac.rules.cards import RANKS
+from tysiac.rules.view import GameView, HandView
 
-from .common import ACE, TEN, beats, marriage_cards, points, rank, strength, weakest
+from .common import (
+    ACE,
+    TEN,
+    beats,
+    history,
+    marriage_cards,
+    points,
+    rank,
+    strength,
+    unbeatable,
+    voids,
+    weakest,
+)
 
 MUSIK_WORTH = 15  # points a musik adds to a hand, on average
 HOPELESS = 50  # a contract this far above the hand's worth is bombed (V7)
@@ -73,9 +95,17 @@ def discard(view: GameView, cards: list[str]) -> dict[str, Any]:
     return {"type": "discard", "cards": weakest(choice["cards"], choice["count"], keep)}
 
 
-def _cheap(card: str, trump: str | None) -> tuple[bool, int, int, str]:
-    """Sort key: the card least worth keeping first (no trump, few points, low rank)."""
-    return (card[1] == trump, points(card), rank(card), card)
+def _cheap(card: str, trump: str | None, keep: Set[str]) -> tuple[bool, bool, int, int, str]:
+    """Sort key: the card least worth keeping first (no trump, in no marriage still held,
+    few points, low rank)."""
+    return (card[1] == trump, card in keep, points(card), rank(card), card)
+
+
+def _still_to_play(hand: HandView, me: int) -> list[int]:
+    """The seats to play after ``me`` in the trick being played."""
+    active = hand["active"]
+    i = active.index(me)
+    return (active[i + 1 :] + active[:i])[: len(active) - len(hand["trick"]) - 1]
 
 
 def play(view: GameView) -> str:
@@ -83,24 +113,48 @@ def play(view: GameView) -> str:
     assert hand is not None
     legal: list[str] = view["legal"]["play"]
     me, declarer, trump = view["seat"], hand["declarer"], hand["trump"]
-    trick = hand["trick"]
-    if not trick:  # leading
-        melds = [c for c in legal if c in hand["meld_cards"]]
-        if melds:
-            values = hand["meld_values"]
-            return max(melds, key=lambda c: (values.get(c, 0), rank(c), c))
-        aces = [c for c in legal if rank(c) == ACE]
-        if aces:
-            return max(aces, key=lambda c: (c[1] == trump, c))
-        return min(legal, key=lambda c: _cheap(c, trump))
+    assert me is not None
+    cards, trick = hand["cards"] or [], hand["trick"]
+    keep = marriage_cards(cards)  # kept while they may still meld
+    known = set(cards) | {p["card"] for p in history(view)} | set(hand["discarded"] or [])
+    shown = voids(view)
+    later = [shown.get(seat, set()) for seat in _still_to_play(hand, me)]  # their voids
+    if not trick:
+        return lead(view, legal, known, later, keep)
     best = next(p["card"] for p in trick if p["seat"] == hand["winning"])
     last = len(trick) == len(hand["active"]) - 1
     ally = me != declarer and hand["winning"] != declarer
-    winners = sorted((c for c in legal if beats(c, best, trump)), key=lambda c: _cheap(c, trump))
+    winners = sorted(
+        (c for c in legal if beats(c, best, trump)), key=lambda c: _cheap(c, trump, keep)
+    )
     worth = sum(points(p["card"]) for p in trick)
     if winners and not ally and (last or me == declarer or worth >= TEN_POINTS):
-        if last:
-            return winners[0]
+        sure = [c for c in winners if unbeatable(c, known, trump, later)]
+        if last or sure:
+            return (sure or winners)[0]
         strong = [c for c in winners if rank(c) >= TEN and c[1] != trump]
         return strong[-1] if strong else winners[0]
-    return min(legal, key=lambda c: _cheap(c, trump))
+    return min(legal, key=lambda c: _cheap(c, trump, keep))
+
+
+def lead(
+    view: GameView, legal: list[str], known: set[str], others: list[set[str]], keep: set[str]
+) -> str:
+    """A marriage first; as declarer, its top trump while the others may still hold
+    trumps; then a card nobody can beat (the most points, a trump last), else the cheapest."""
+    hand = view["hand"]
+    assert hand is not None
+    trump = hand["trump"]
+    melds = [c for c in legal if c in hand["meld_cards"]]
+    if melds:
+        values = hand["meld_values"]
+        return max(melds, key=lambda c: (values.get(c, 0), rank(c), c))
+    if trump is not None and view["seat"] == hand["declarer"]:
+        outstanding = [r + trump for r in RANKS if r + trump not in known]
+        trumps = [c for c in legal if c[1] == trump and unbeatable(c, known, trump, others)]
+        if outstanding and trumps and not all(trump in void for void in others):
+            return max(trumps, key=rank)
+    sure = [c for c in legal if unbeatable(c, known, trump, others)]
+    if sure:
+        return max(sure, key=lambda c: (c[1] != trump, points(c), c))
+    return min(legal, key=lambda c: _cheap(c, trump, keep))
