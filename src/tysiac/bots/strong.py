@@ -10,7 +10,9 @@ Bidding, giving, discarding, the contract and the bomb (V7) are judged the same 
 before the play: deals of the unseen cards, each played out face up from the declarer's
 first lead. Face-up play could be optimistic for the declarer (it never guesses wrong):
 ``OPTIMISM`` trims it by what self-play measured, which is nothing.
-The barrel and the target change how much risk a bid may carry.
+A bid or a contract is taken when it is worth more than defending (``_worth``): the
+chance of making it, what it scores or loses, what a defender would score instead, the
+barrel and a game won.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ PLAN_SAMPLES = 24  # deals per choice before the play (bid, give, discard, contr
 # three players over 150 hands, +1.0 [-2.0, +4.1] with two over 120; so none. Both sides
 # play blind to the other's cards, and face-up play overrates the defence as much.
 OPTIMISM = 0
-RISK = 0.58  # the chance of making a contract a bid needs
-BARREL_RISK = 0.45  # ... when making it would win the game or hold the barrel
+# What a hand is worth to a defender, on average (its card and marriage points as
+# scored): what a seat gives up by declaring. Read off bench/bots.py's hands.
+DEFENCE = {2: 45, 3: 30, 4: 30}
+WIN_BONUS = 100  # a contract that wins the game is worth this much more than its points
 BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this
 GIVE_CANDIDATES = 5  # gifts and discards are chosen among this many weakest cards
 
@@ -223,15 +227,18 @@ def _chance(outcomes: Sequence[int], contract: int) -> float:
     return sum(o >= contract for o in outcomes) / len(outcomes) if outcomes else 0.0
 
 
-def _risk(view: GameView, contract: int) -> float:
-    """The chance a contract needs: less when making it wins the game (R26) or when the
-    seat sits on the barrel (R25), where only a contract made moves it on."""
+def _worth(view: GameView, outcomes: Sequence[int], contract: int) -> float:
+    """What declaring ``contract`` is worth to the seat over defending, in points: a made
+    contract scores it and a missed one loses it (R23), against what a defender scores
+    (nothing on the barrel, R25, and no more than the room left below it). A contract
+    that would win the game (R26) counts ``WIN_BONUS`` more."""
     me = view["seat"]
     assert me is not None
     score = view["scores"][me]
-    if score + contract >= view["target"] or view["on_barrel"][me]:
-        return BARREL_RISK
-    return RISK
+    made = _chance(outcomes, contract)
+    gain = contract + (WIN_BONUS if score + contract >= view["target"] else 0)
+    defence = 0 if view["on_barrel"][me] else min(DEFENCE[view["players"]], view["barrel"] - score)
+    return made * gain - (1 - made) * contract - max(0, defence)
 
 
 def bid(view: GameView, rng: random.Random) -> dict[str, Any]:
@@ -248,7 +255,7 @@ def bid(view: GameView, rng: random.Random) -> dict[str, Any]:
     musik = 3 if view["players"] != 2 else 2
     outcomes = _deal_outcomes(view, options, mine, rng, PLAN_SAMPLES, musik=musik)
     value = min(bids)
-    if _chance(outcomes, value) >= _risk(view, value):
+    if _worth(view, outcomes, value) > 0:
         return {"type": "bid", "value": value}
     return {"type": "pass"}
 
@@ -292,7 +299,7 @@ def prepare(view: GameView, rng: random.Random) -> dict[str, Any]:
 
 
 def declare(view: GameView, rng: random.Random) -> dict[str, Any]:
-    """R17: the highest contract with the chance a bid needs; at least the bid."""
+    """R17: the contract worth the most (``_worth``), the lowest of equals."""
     values: list[int] = view["legal"]["declare"]
     hand = view["hand"]
     assert hand is not None
@@ -301,8 +308,8 @@ def declare(view: GameView, rng: random.Random) -> dict[str, Any]:
     gifts = {int(s): parse_card(c) for s, c in (hand["given"] or {}).items()}
     dead = codes_mask(hand["discarded"])
     outcomes = _deal_outcomes(view, options, mine, rng, PLAN_SAMPLES, gifts=gifts, dead=dead)
-    fitting = [v for v in values if _chance(outcomes, v) >= _risk(view, v)]
-    return {"type": "declare", "value": max(fitting) if fitting else min(values)}
+    best = max(values, key=lambda v: (_worth(view, outcomes, v), -v))
+    return {"type": "declare", "value": best}
 
 
 def _blind_pays(view: GameView) -> bool:
