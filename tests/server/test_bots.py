@@ -201,3 +201,22 @@ def test_a_rematch_keeps_the_bots_and_starts_when_the_person_is_back(tmp_path: P
         assert [s["nick"] for s in state["game"]["seats"]] == ["Ala", "Komputer 1", "Komputer 2"]
         play_until([again], lambda s: s["view"]["hand_number"] >= 2, limit=60)  # they play on
         assert again.state["view"]["timeouts"] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_people_and_a_strong_bot_play_at_one_table(tmp_path: Path, players: int) -> None:
+    """A mixed table: the host seats a strong bot beside the people who joined."""
+    with live_server(tmp_path, bot_pause_seconds=0) as server:
+        created = server.create("Ala", players)
+        code = created["code"]
+        tokens = [created["token"]] + [
+            server.join(code, f"Gość{i}")["token"] for i in range(1, players - 1)
+        ]
+        people = [server.client(code, t) for t in tokens]
+        people[0].send({"type": "add_bot", "level": "strong"})
+        state = people[0].wait_state(lambda s: s["game"]["status"] == "playing")
+        assert [s["bot"] for s in state["game"]["seats"]][-1] == "strong"
+        play_until(people, lambda s: s["view"]["hand_number"] >= 3, limit=120)
+        log = people[0].state["log"]
+        assert any(e.get("seat") == players - 1 and e["kind"] == "play" for e in log)
+        assert people[0].state["view"]["timeouts"] == [0] * players

@@ -1,8 +1,9 @@
 """Computer players: a seat's view in, a legal action out.
 
-A bot is a pure function of what its seat may see (``rules.view(game, seat)``, the same
-dict a player's browser gets) and an injected ``random.Random``: it never sees the
-game itself, so it cannot know another seat's cards or a face-down musik. What it
+A bot is a pure function of what its seat may see (``rules.view(game, seat,
+history=True)``: the dict a player's browser gets, plus the cards played this hand,
+which that player saw fall) and an injected ``random.Random``: it never sees the game
+itself, so it cannot know another seat's cards or a face-down musik. What it
 returns is an action in the JSON of the protocol (``{"type": "play", "card": "AH",
 "seat": 1}``) and always one the view lists in ``legal``.
 
@@ -10,11 +11,16 @@ Levels (``LEVELS``, stored in a seat's ``joined`` event, never renamed):
 
 - ``easy`` (łatwy): passes in the bidding, otherwise mostly random legal moves; plays
   a sensible card about 60% of the time.
-- ``medium`` (średni): simple rules (``medium.py``): bids what its cards and marriages
-  are worth, gives and discards its weakest cards, leads marriages, plays high as the
-  declarer and low when it cannot win a trick.
+- ``medium`` (średni): rules (``medium.py``): bids what its cards and marriages are
+  worth, gives and discards its weakest cards, counts the cards played, leads
+  marriages, trumps as declarer and sure winners, wins cheaply, throws low.
+- ``strong`` (mocny): search (``strong.py``): the hidden cards dealt many ways that
+  agree with all it has seen (``sampling.py``), each solved face up by a compiled
+  double-dummy solver (``solver.py``, ``_dd.c``); bids and contracts by what they are
+  worth against defending.
 
-This package imports nothing of the project but ``tysiac.rules`` (a test checks it).
+This package imports nothing of the project but ``tysiac.rules`` and its own C
+extension (a test checks it).
 """
 
 from __future__ import annotations
