@@ -108,3 +108,23 @@ def test_strong_bots_play_whole_games_under_random_table_options(seed: int) -> N
     players = (2, 3, 4)[seed % 3]
     game = play_game(["strong"] * players, rng, random_options(rng), rules.game.SHORT_TARGET)
     assert game.outcome is not None
+
+
+def test_the_real_deal_weighs_more_than_the_layouts_drawn_beside_it() -> None:
+    """Players throw cheap cards: weighting layouts by the cards thrown should favour the
+    real deal over layouts drawn at random among those that agree with the view."""
+    rng = random.Random(9)
+    above = compared = 0
+    for number, (game, _, knowledge) in enumerate(positions(14, 45)):
+        if number % 3 or not knowledge.thrown:
+            continue
+        real = sampling.weight(knowledge, truth(game, knowledge))
+        assert real > 0
+        drawn = sorted(
+            sampling.weight(knowledge, lay) for lay in sampling.layouts(knowledge, rng, 20)
+        )
+        if drawn[0] == drawn[-1]:
+            continue  # nothing to tell the layouts apart
+        compared += 1
+        above += real >= drawn[len(drawn) // 2]
+    assert compared > 100 and above / compared > 0.6, (above, compared)

@@ -5,7 +5,8 @@ about the hidden cards: how many each player holds, the suits a player showed it
 (it did not follow, or did not trump), the cards it showed it lacks (R19: it followed
 without beating, so it holds nothing higher), the cards a player must still hold (the
 partner of a marriage it declared, a card the declarer gave it), the musik everyone saw
-going to the declarer, and that a bid above 120 needs a marriage (V2's default).
+going to the declarer, and that a bid above 120 needs a marriage (V2, unless its limit
+is 360; with V12 four aces will do).
 ``deals(knowledge, rng, count)`` then draws layouts of the hidden cards that agree with
 all of it, or lists every one when there are few.
 """
@@ -18,10 +19,12 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from tysiac.rules import variants
 from tysiac.rules.cards import (
     ACE,
     DECK,
     KING,
+    POINTS,
     QUEEN,
     SUIT_MASKS,
     SUITS,
@@ -30,12 +33,14 @@ from tysiac.rules.cards import (
     make_card,
     parse_card,
 )
-from tysiac.rules.tricks import NO_SUIT, beats
+from tysiac.rules.options import DEFAULT, Options, options_from_json
+from tysiac.rules.tricks import NO_SUIT, beats, legal_cards
 from tysiac.rules.view import GameView
 
 DEAD = -1  # the place of cards out of play: a face-down musik, a discard (two players)
 EXACT = 160  # at most this many layouts: search them all rather than sample
 MUSIK_GIFT = 0.25  # how often one of the musik's cards is drawn as given on (R15)
+THROW_CARE = 0.1  # how much a player throwing a card away prefers a cheap one (weight)
 MARRIAGES: tuple[Mask, ...] = tuple(
     1 << make_card(QUEEN, s) | 1 << make_card(KING, s) for s in range(4)
 )
@@ -52,6 +57,19 @@ def suit_index(letter: str | None) -> int:
     return NO_SUIT if letter is None else SUITS.index(letter)
 
 
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A card a player played to a trick without beating it: a choice among the cards it
+    held then (its cards now, ``later`` and this one), which says something about them."""
+
+    seat: int
+    card: int
+    later: Mask  # what the seat played after this card
+    led: int
+    winning: int
+    trump: int
+
+
 @dataclass
 class Knowledge:
     """What one seat knows of the cards it cannot see."""
@@ -66,6 +84,8 @@ class Knowledge:
     declarer: int | None = None
     played_by: dict[int, Mask] = field(default_factory=dict)
     married: set[int] = field(default_factory=set)  # seats that bid above 120 (V2)
+    options: Options = DEFAULT
+    thrown: list[Throw] = field(default_factory=list)  # cards played without beating
 
     @property
     def unseen(self) -> Mask:
@@ -100,9 +120,11 @@ class Knowledge:
             knowledge.held[DEAD] = 0
         knowledge._read_musik(view)
         knowledge._read_play(view)
-        for entry in hand["auction"]:
-            if entry["bid"] is not None and entry["bid"] > 120 and entry["seat"] != me:
-                knowledge.married.add(entry["seat"])
+        knowledge.options = options_from_json(view["options"])
+        if knowledge.options.bid_limit != "360":  # V2: above 120 only with a meld
+            for entry in hand["auction"]:  # (the declarer may have given a part of it on)
+                if (entry["bid"] or 0) > 120 and entry["seat"] not in (me, hand["declarer"]):
+                    knowledge.married.add(entry["seat"])
         for place in knowledge.places:  # what is known to be elsewhere is barred here
             knowledge.held[place] &= unseen
             knowledge.barred[place] &= ~knowledge.held[place]
@@ -128,39 +150,38 @@ class Knowledge:
             self.musik = codes_mask(shown[taken]) & self.unseen  # the declarer's, or discarded
 
     def _read_play(self, view: GameView) -> None:
-        """R19-R21 read backwards: voids, cards too low to beat, marriages' partners."""
+        """R19-R21 read backwards: voids, cards too low to beat, marriages' partners; and
+        the cards each player threw away, for ``weight``."""
         hand = view["hand"]
         assert hand is not None
         size = len(hand["active"])
         melds = [(m["seat"], m["suit"]) for m in hand["melds"]]
         history = hand.get("history", [])
         trump = NO_SUIT
+        later = dict.fromkeys(self.played_by, 0)  # per seat: what it played after a point
+        for play in history:
+            later[play["seat"]] |= 1 << parse_card(play["card"])
         for start in range(0, len(history), size):
             trick = [(p["seat"], parse_card(p["card"])) for p in history[start : start + size]]
             leader, lead = trick[0]
+            later[leader] &= ~(1 << lead)
             if melds and melds[0][0] == leader:
                 seat, letter = melds[0]
                 if letter is None and lead % 6 == ACE:  # V12: the four aces
                     melds.pop(0)
                     self._must_hold(seat, sum(1 << make_card(ACE, s) for s in range(4)))
-                elif (
-                    letter is not None
-                    and lead // 6 == SUITS.index(letter)
-                    and lead % 6
-                    in (
-                        KING,
-                        QUEEN,
-                    )
-                ):
+                elif letter == SUITS[lead // 6] and lead % 6 in (KING, QUEEN):  # R21
                     melds.pop(0)
                     trump = lead // 6
                     self._must_hold(seat, MARRIAGES[trump])
-            led = lead // 6
-            winning = lead
+            led, winning = lead // 6, lead
             for seat, card in trick[1:]:
+                later[seat] &= ~(1 << card)
                 self._showed(seat, card, led, winning, trump)
                 if beats(card, winning, trump):
                     winning = card
+                elif seat in self.barred:
+                    self.thrown.append(Throw(seat, card, later[seat], led, winning, trump))
 
     def _must_hold(self, seat: int, cards: Mask) -> None:
         if seat in self.held:
@@ -188,9 +209,25 @@ def _fits(knowledge: Knowledge, layout: dict[int, Mask]) -> bool:
     for seat in knowledge.married:
         if seat in layout:
             dealt = layout[seat] | knowledge.played_by.get(seat, 0)
-            if not any(dealt & pair == pair for pair in MARRIAGES):
+            if not variants.meld_kinds(knowledge.options, dealt):
                 return False
     return True
+
+
+def weight(knowledge: Knowledge, layout: dict[int, Mask]) -> float:
+    """How likely ``layout`` makes the cards the others threw away, relative to a layout
+    where nothing is learnt from them: a player who cannot win a trick throws a cheap
+    card, so a layout that leaves it a cheaper card it could have thrown instead is less
+    likely. Each throw counts as ``exp(-THROW_CARE * points)`` among the cards legal
+    then (R19), over what a uniform choice would give."""
+    total = 1.0
+    for throw in knowledge.thrown:
+        then = layout.get(throw.seat, 0) | throw.later | 1 << throw.card
+        choices = cards_of(legal_cards(then, throw.led, throw.winning, throw.trump))
+        if len(choices) > 1:
+            scores = [math.exp(-THROW_CARE * POINTS[c]) for c in choices]
+            total *= len(choices) * math.exp(-THROW_CARE * POINTS[throw.card]) / sum(scores)
+    return total
 
 
 def _free_cards(knowledge: Knowledge) -> tuple[Mask, dict[int, int], dict[int, Mask]]:

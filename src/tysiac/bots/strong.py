@@ -27,7 +27,7 @@ from tysiac.rules.cards import DECK, Mask, cards_of, codes, parse_card
 from tysiac.rules.options import Options, options_from_json
 from tysiac.rules.view import GameView
 
-from . import medium, solver
+from . import medium, sampling, solver
 from .common import marriage_cards, weakest
 from .sampling import Knowledge, codes_mask, layouts, suit_index
 
@@ -35,6 +35,7 @@ SAMPLES = 40  # layouts solved per card played, at most
 # Seconds a card may take, at most: a safety net only, never reached in measured play
 # (bench/bots.py: p99 well under a second), as it would make the answer depend on time.
 BUDGET = 1.5
+WEIGHTED = True  # layouts weighted by the cards the others threw away (sampling.weight)
 PLAN_SAMPLES = 24  # deals per choice before the play (bid, give, discard, contract)
 # Points face-up play finds that real play does not. Measured by bench/bot_calibration.py
 # (forecast at declaring - points made, strong against strong): -1.1 [-4.8, +2.7] with
@@ -131,9 +132,10 @@ def play(view: GameView, rng: random.Random) -> str:
     weight = 0
     started = time.perf_counter()
     for layout in layouts(knowledge, rng, SAMPLES):
+        w = sampling.weight(knowledge, layout) if WEIGHTED else 1.0
         for card, value in solver.values(_position(view, options, layout)).items():
-            made[card] += value >= need
-            gain[card] += value
+            made[card] += w * (value >= need)
+            gain[card] += w * value
         weight += 1
         if time.perf_counter() - started > BUDGET:
             break
