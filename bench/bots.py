@@ -4,10 +4,11 @@
         [--players 3] [--seed 1] [--jobs 2] [--options '{"bomb": "penalty"}'] [--json PATH]
 
 A bot is any level of ``tysiac.bots.BOTS``, called as the server calls it
-(``bots.choose(level, rules.view(game, seat, history=True), rng)``), or one of two
-baselines of this script: ``random`` (a uniformly random legal move) and ``cheat`` (sees
+(``bots.choose(level, rules.view(game, seat, history=True), rng)``), or one of three
+contenders of this script: ``random`` (a uniformly random legal move), ``cheat`` (sees
 every card: the double-dummy solver's best card in play, its bids and contract by the
-solver, ``medium`` elsewhere; an upper bound, for comparison only).
+solver, ``medium`` elsewhere; an upper bound, for comparison only) and ``ismcts``
+(``strong`` with its card play by information-set MCTS, ``bots/ismcts.py``).
 
 The main figure compares single hands in duplicate. Each of ``--deals`` seeded deals is
 the first hand of a new game (scores 0, the dealer rotating with the deal number),
@@ -45,7 +46,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tysiac import bots, rules
-from tysiac.bots import solver
+from tysiac.bots import ismcts, solver
 from tysiac.rules.cards import Card, card_code
 from tysiac.rules.hand import End, Phase, allowed_contracts
 
@@ -53,7 +54,7 @@ Action = dict[str, Any]
 Report = dict[str, Any]
 T = TypeVar("T")
 
-BASELINES = ("random", "cheat")
+BASELINES = ("random", "cheat", "ismcts")
 CANDIDATE, OPPONENT = "C", "o"  # a seating spelled seat by seat: "Coo", "oCC", ...
 MOVE_CAP = 20_000  # a whole game of more steps (moves and deals) is left unfinished
 RESAMPLES = 2_000
@@ -155,6 +156,13 @@ def cheat_move(game: rules.Game, seat: int, rng: random.Random) -> Action:
     return bots.choose("medium", seen, rng)
 
 
+def ismcts_move(view: rules.GameView, rng: random.Random) -> Action:
+    """``strong`` but for its cards, which information-set MCTS chooses."""
+    if "play" in view["legal"]:
+        return {"type": "play", "card": ismcts.play(view, rng)}
+    return bots.choose("strong", view, rng)
+
+
 def open_hand_gain(game: rules.Game, seat: int, musik: int | None = None) -> list[int]:
     """The solver's gain for ``seat`` as the declarer, from ``game`` on: the others pass,
     it plays ``medium``'s gifts or discards and the smallest contract, for each musik it
@@ -191,7 +199,12 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
     else:
         seen = rules.view(game, seat, history=True)
         began = time.perf_counter()
-        action = random_move(seen, rng) if name == "random" else bots.choose(name, seen, rng)
+        if name == "random":
+            action = random_move(seen, rng)
+        elif name == "ismcts":
+            action = ismcts_move(seen, rng)
+        else:
+            action = bots.choose(name, seen, rng)
     clock.add(name, phase, time.perf_counter() - began)
     action["seat"] = seat
     return rules.action_from_json(action)  # rules.apply refuses an illegal one
