@@ -420,6 +420,7 @@ def duplicate_figures(setup: Setup, deals: Sequence[DealOutcome]) -> Report:
     by_seating = {
         seating: statistics.fmean(deal.differences[seating] for deal in deals)
         for seating in seatings(setup.players)
+        if deals  # --deals 0: whole games only
     }
     candidate, opponent = Declarer(), Declarer()
     for deal in deals:
@@ -427,7 +428,7 @@ def duplicate_figures(setup: Setup, deals: Sequence[DealOutcome]) -> Report:
         opponent.merge(deal.opponent)
     return {
         "deals": len(deals),
-        "seatings": len(by_seating),
+        "seatings": len(seatings(setup.players)),
         "mean": statistics.fmean(values) if values else None,
         "t_interval": t_interval(values) if values else None,
         "bootstrap_interval": bootstrap_interval(values, setup.seed) if values else None,
