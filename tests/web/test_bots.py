@@ -11,7 +11,16 @@ from playwright.sync_api import Browser, expect
 from tests.server.harness import live_server
 
 from .test_accessibility import violations
-from .ui import DESKTOP, expect_heading, open_player, play_until, summary_shown
+from .ui import (
+    DESKTOP,
+    PHONE,
+    create_game,
+    expect_heading,
+    join_game,
+    open_player,
+    play_until,
+    summary_shown,
+)
 
 
 def test_a_hand_alone_against_two_bots_to_its_summary(
@@ -57,3 +66,23 @@ def test_the_waiting_room_adds_and_removes_a_bot(
         expect(seats).not_to_contain_text("komputer (łatwy)")
         expect(seats).to_contain_text("wolne miejsce")
         page.context.close()
+
+
+def test_two_people_and_a_strong_bot_play_a_hand_in_the_browser(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
+    """A mixed table from the pages alone: the host seats a strong bot beside a friend."""
+    with live_server(tmp_path, hand_pause_seconds=60, bot_pause_seconds=0.1) as server:
+        host = open_player(browser, f"{server.base}/", DESKTOP)
+        code = create_game(host, "Ala", 3)
+        friend = open_player(browser, f"{server.base}/", PHONE)
+        join_game(friend, code, "Ola")
+        host.get_by_label("Poziom komputera").select_option("strong")
+        host.get_by_role("button", name="Dodaj komputer").click()
+        for page in (host, friend):
+            expect(page.locator("#seats")).to_contain_text("komputer (mocny)")
+        play_until([host, friend], summary_shown(friend))
+        expect_heading(friend, "Podsumowanie rozdania")
+        friend.screenshot(path=screenshots / "bots-mixed-phone.png")
+        for page in (host, friend):
+            page.context.close()
