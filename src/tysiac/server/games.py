@@ -88,6 +88,7 @@ class GameService:
         self.throttle = Throttle(settings)
         self.thinker = Thinker(settings.bot_workers)
         self._wakers: set[asyncio.Task[None]] = set()  # computer players' wake-up calls
+        self._thinking: set[str] = set()  # games whose computer player is thinking now
         self.create_lock = asyncio.Lock()  # creations (and rematches) one at a time
         self._tables: dict[str, Table] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -385,8 +386,15 @@ class GameService:
         level = table.bot(game.to_move)
         if level is None or table.deadline is None or table.deadline > self.now():
             return None
-        seen = rules.view(game, game.to_move, history=True)
-        return table.version, await self.thinker.choose(level, seen, self.rng.getrandbits(64))
+        if code in self._thinking:  # the wake-up call and the sweeper: one thinks
+            return None
+        self._thinking.add(code)
+        try:
+            seen = rules.view(game, game.to_move, history=True)
+            chosen = await self.thinker.choose(level, seen, self.rng.getrandbits(64))
+        finally:
+            self._thinking.discard(code)
+        return table.version, chosen
 
     async def expire(self, code: str) -> None:
         """R31: cancel a game never filled within an hour, or not finished within a day."""
