@@ -9,8 +9,9 @@ tree for all of them instead: a node is a sequence of cards played from now on, 
 every seat sees fall, so it is an information set of the seat to move; each iteration
 
 1. draws one layout of the hidden cards (from a pool of ``POOL`` drawn once per move by
-   ``sampling.layouts``, all of them when there are few, each taken in proportion to
-   ``sampling.weight`` as ``strong`` weights them): a *determinization*;
+   ``sampling.layouts``, all of them when there are few; in proportion to
+   ``sampling.weight`` when ``strong.WEIGHTED`` is on, as ``strong`` weights them, else
+   uniformly): a *determinization*;
 2. descends the tree, at each node only among the cards legal in that layout, by UCB1
    with *availability counts*: a child's exploration term uses how often it could have
    been chosen, not how often its parent was visited (the paper's subset-armed bandit);
@@ -47,7 +48,11 @@ ITERATIONS = 1_300  # per card played (at most about 0.5 s at the first trick, t
 POOL = 200  # layouts drawn per card played, one taken at random per iteration
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1] (the paper's value)
 TIE_BREAK = 0.001  # reward per point of the declarer's: more points when made or lost
-PLAYOUT = "solve"  # "solve": the solver's exact value at the leaf; "random": random cards
+# "solve": the solver's exact value at the leaf; "random": random cards to the end (it
+# needs 10,000 iterations for the same time). Measured against strong, 200 duplicate
+# deals of three: solve +0.9 a hand (95 % t -2.1 to +4.0), random +1.6 (-1.4 to +4.6),
+# random less solve +0.7 (-1.5 to +2.9) at ten times the median time: solve is kept.
+PLAYOUT = "solve"
 
 
 @dataclass(slots=True)
