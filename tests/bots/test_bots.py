@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tysiac import bots, rules
 from tysiac.rules.cards import parse_card
+from tysiac.rules.hand import Phase
 from tysiac.rules.options import CHOICES
 
 BOTS = Path(__file__).resolve().parents[2] / "src" / "tysiac" / "bots"
@@ -52,6 +54,26 @@ def play_game(
         moves += 1
         assert moves < 20_000, "a game of bots that never ends"
     return game
+
+
+def moves_of_the_play(seed: int, games: int, hands: int) -> Iterator[rules.Game]:
+    """The game before every card of the play in the first ``hands`` hands of games of
+    medium bots: 2, 3 and 4 players in turn, the table options at random."""
+    rng = random.Random(seed)
+    for number in range(games):
+        players = (2, 3, 4)[number % 3]
+        game = rules.new_game(players, rng.randrange(players), options=random_options(rng))
+        dealt = 0
+        while not game.is_over and dealt < hands:
+            if game.awaiting_deal:
+                game = rules.deal(game, rules.shuffle(rng))
+                dealt += 1
+                continue
+            assert game.hand is not None and game.to_move is not None
+            if game.hand.phase is Phase.PLAY:
+                yield game
+            seen = rules.view(game, game.to_move, history=True)
+            game = rules.apply(game, rules.action_from_json(bots.choose("medium", seen, rng)))
 
 
 def test_the_bots_import_only_the_rules_and_pure_standard_modules() -> None:

@@ -8,32 +8,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from tysiac import bots, rules
+from tysiac import rules
 from tysiac.bots import ismcts
-from tysiac.rules.hand import Phase
 from tysiac.rules.view import GameView
 
-from .test_bots import random_options
+from .test_bots import moves_of_the_play
 
 
 def play_views(seed: int, games: int) -> Iterator[GameView]:
-    """The view of the seat to move at every card of the play, in hands of medium bots
-    (2, 3 and 4 players in turn, the table options at random)."""
-    rng = random.Random(seed)
-    for number in range(games):
-        players = (2, 3, 4)[number % 3]
-        game = rules.new_game(players, rng.randrange(players), options=random_options(rng))
-        hands = 0
-        while not game.is_over and hands < 3:
-            if game.awaiting_deal:
-                game = rules.deal(game, rules.shuffle(rng))
-                hands += 1
-                continue
-            assert game.hand is not None and game.to_move is not None
-            seen = rules.view(game, game.to_move, history=True)
-            if game.hand.phase is Phase.PLAY:
-                yield seen
-            game = rules.apply(game, rules.action_from_json(bots.choose("medium", seen, rng)))
+    """The view of the seat to move at every card of the play, in hands of medium bots."""
+    for game in moves_of_the_play(seed, games, hands=3):
+        assert game.to_move is not None
+        yield rules.view(game, game.to_move, history=True)
 
 
 @pytest.mark.parametrize("playout", ["solve", "random"])

@@ -22,7 +22,7 @@ from tysiac.rules.hand import Hand, Phase, apply_to_hand
 PLAY_OPTIONS = ("meld_first_trick", "meld_needs_trick", "ace_marriage")
 
 
-def random_options(rng: random.Random) -> rules.Options:
+def random_play_options(rng: random.Random) -> rules.Options:
     return rules.Options(**{key: rng.random() < 0.5 for key in PLAY_OPTIONS})
 
 
@@ -59,7 +59,7 @@ def test_the_solver_moves_by_the_rules() -> None:
     positions = 0
     for number in range(600):
         players = (2, 3, 4)[number % 3]
-        hand = hand_in_play(rng, players, random_options(rng))
+        hand = hand_in_play(rng, players, random_play_options(rng))
         p = solver.from_hand(hand)
         declarer = hand.declarer
         assert declarer is not None
@@ -120,7 +120,7 @@ def test_the_solver_finds_what_exhaustive_search_finds() -> None:
     checked = 0
     for number in range(240):
         players = (2, 3, 4)[number % 3]
-        hand = hand_in_play(rng, players, random_options(rng))
+        hand = hand_in_play(rng, players, random_play_options(rng))
         left = rng.choice((2, 3, 3)) if players != 2 else rng.choice((3, 4, 4))
         while hand.held[hand.active[0]].bit_count() > left or (hand.trick and rng.random() < 0.7):
             if hand.phase is not Phase.PLAY:

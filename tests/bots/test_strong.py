@@ -8,33 +8,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from tysiac import bots, rules
+from tysiac import rules
 from tysiac.bots import sampling
 from tysiac.bots.sampling import DEAD, Knowledge
-from tysiac.rules.hand import Phase
 
-from .test_bots import play_game, random_options
+from .test_bots import moves_of_the_play, play_game, random_options
 
 
 def positions(seed: int, games: int) -> Iterator[tuple[rules.Game, int, Knowledge]]:
     """Every seat's knowledge at every move of the play in games of medium bots."""
-    rng = random.Random(seed)
-    for number in range(games):
-        players = (2, 3, 4)[number % 3]
-        game = rules.new_game(players, rng.randrange(players), options=random_options(rng))
-        hands = 0
-        while not game.is_over and hands < 4:
-            if game.awaiting_deal:
-                game = rules.deal(game, rules.shuffle(rng))
-                hands += 1
-                continue
-            hand = game.hand
-            assert hand is not None and game.to_move is not None
-            if hand.phase is Phase.PLAY:
-                for seat in hand.active:
-                    yield game, seat, Knowledge.of(rules.view(game, seat, history=True))
-            seen = rules.view(game, game.to_move, history=True)
-            game = rules.apply(game, rules.action_from_json(bots.choose("medium", seen, rng)))
+    for game in moves_of_the_play(seed, games, hands=4):
+        assert game.hand is not None
+        for seat in game.hand.active:
+            yield game, seat, Knowledge.of(rules.view(game, seat, history=True))
 
 
 def truth(game: rules.Game, knowledge: Knowledge) -> dict[int, int]:
