@@ -18,7 +18,6 @@ A little over 300 lines: the write path and the commands of play that use it dir
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections import Counter, defaultdict
@@ -34,13 +33,14 @@ from tysiac import rules
 from tysiac.bus.local import Bus
 from tysiac.rules.timing import cancel_due, move_deadline
 from tysiac.store import gamedb, statsdb
+from tysiac.store.commits import GroupCommit
 from tysiac.store.schema import ACTIVE, EventKind, GameStatus
 
 from .config import Settings, utc_now
 from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
 from .moderation import Author
 from .security import token_matches
-from .snapshot import StateMessage, snapshot
+from .snapshot import Held, StateMessage, snapshot
 from .table import PublicEvent, Table, apply_event, deck_event, empty_table
 from .table import Settings as TableSettings
 from .thinking import Thinker
@@ -92,19 +92,21 @@ class GameService:
         self.create_lock = asyncio.Lock()  # creations (and rematches) one at a time
         self._tables: dict[str, Table] = {}
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # SQLite has one writer at a time: queue writers here rather than in its busy
-        # handler, which sleeps and retries. PostgreSQL locks the game's row instead.
-        self._write_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        # SQLite has one writer at a time, this process: its writes are group-committed,
+        # and its cache of games' rows is the truth (a row changed behind it, by the admin
+        # command say, shows when the version-checked update finds nothing, and is read
+        # again). PostgreSQL, shared by many processes, reads the row under its lock.
+        self.commits = GroupCommit(engine) if engine.dialect.name == "sqlite" else None
+        self._rows: dict[str, gamedb.GameRow] = {}  # with ``commits``: rows as last written
         self._stats_day = ""
         self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed on leaving the block (on SQLite, one at a time)."""
-        async with contextlib.AsyncExitStack() as stack:
-            if self._write_lock is not None:
-                await stack.enter_async_context(self._write_lock)
-            yield await stack.enter_async_context(self.engine.begin())
+        """A write transaction, committed on leaving the block (on SQLite, with others')."""
+        manager = self.commits.writing() if self.commits is not None else self.engine.begin()
+        async with manager as conn:
+            yield conn
 
     def now(self) -> datetime:
         return self.clock()
@@ -127,12 +129,16 @@ class GameService:
                 raise BrokenGame(row.code) from error
         table = replace(table, deadline=row.deadline)
         self._tables[row.code] = table
+        if self.commits is not None:
+            self._rows[row.code] = row
         return table
 
     async def table(self, code: str, at_least: int | None = None) -> Table:
         """The current table; the cache serves it when it is at least at version ``at_least``."""
         cached = self._tables.get(code)
         if cached is not None and at_least is not None and cached.version >= at_least:
+            return cached
+        if cached is not None and code in self._rows:  # SQLite: the cache is the truth
             return cached
         async with self.engine.connect() as conn:
             row = await gamedb.game_by_code(conn, code)
@@ -146,6 +152,7 @@ class GameService:
     def forget(self, code: str) -> None:
         """Drop a game from this process's cache (deleted, or cancelled as broken)."""
         self._tables.pop(code, None)
+        self._rows.pop(code, None)
         self._locks.pop(code, None)
 
     async def seat_of(self, code: str, token: str | None) -> int | None:
@@ -161,10 +168,10 @@ class GameService:
                     return seat.seat
         raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
 
-    def snapshot(self, table: Table, seat: int | None) -> StateMessage:
+    def snapshot(self, table: Table, seat: int | None, held: Held | None = None) -> StateMessage:
         """What one connection of ``seat`` is sent now (see ``snapshot.py``)."""
         online = self.bus.online(table.code) | {s for s, b in enumerate(table.bots) if b}
-        return snapshot(table, seat, online, self.now())
+        return snapshot(table, seat, online, self.now(), held)
 
     async def connected(self, code: str, seat: int | None, delta: int) -> None:
         """A connection to the game opened (+1) or closed (-1); with Redis, cluster-wide."""
@@ -179,27 +186,49 @@ class GameService:
 
         The lock is the process's own and, on PostgreSQL, the game's row lock, which
         serialises the commands of all processes. A sweeping change does not wait for a
-        row another process holds: it raises ``Skipped``.
+        row another process holds: it raises ``Skipped``. A command whose caller goes away
+        meanwhile (its socket closed) still ends as it would have: stored, cached and told,
+        or not stored at all.
         """
         if code not in self._tables:
             await self.table(code)  # unknown codes get no lock of their own
+        return await asyncio.shield(self._change(code, decide, sweeping))
+
+    async def _change(self, code: str, decide: Decide[R], sweeping: bool) -> tuple[Table, R]:
         async with self._locks[code]:
-            async with self.writing() as conn:
-                row = await gamedb.game_by_code(conn, code, lock=True, skip_locked=sweeping)
-                if row is None:
-                    if sweeping:
-                        raise Skipped(code)
-                    raise await missing(conn, code)
-                before = await self._load(conn, row)
-                new, result = await decide(conn, row, before)
-                if not new:
-                    self._tables[code] = before
-                    return before, result
-                table, published = await self.append(conn, row, before, new)
-            self._tables[code] = table
-        await self.bus.publish(code, {"v": table.version, "events": published})
-        self._wake_bot(table)
+            try:
+                table, result, published = await self._store(
+                    code, decide, sweeping, self._rows.get(code)
+                )
+            except StaleRow:  # SQLite: the row changed behind this process's cache
+                self._rows.pop(code, None)
+                table, result, published = await self._store(code, decide, sweeping, None)
+        if published is not None:
+            await self.bus.publish(code, {"v": table.version, "events": published})
+            self._wake_bot(table)
         return table, result
+
+    async def _store(
+        self, code: str, decide: Decide[R], sweeping: bool, row: gamedb.GameRow | None
+    ) -> tuple[Table, R, list[PublicEvent] | None]:
+        """Decide on the game's row (read under its lock unless given) and store what was
+        decided: the table, the command's result, and the events to publish (None: none)."""
+        async with self.writing() as conn:
+            if row is None:
+                row = await gamedb.game_by_code(conn, code, lock=True, skip_locked=sweeping)
+            if row is None:
+                if sweeping:
+                    raise Skipped(code)
+                raise await missing(conn, code)
+            before = await self._load(conn, row)
+            new, result = await decide(conn, row, before)
+            if not new:
+                return before, result, None
+            table, published, row = await self.append(conn, row, before, new)
+        self._tables[code] = table  # committed now
+        if self.commits is not None:
+            self._rows[code] = row
+        return table, result, published
 
     def _wake_bot(self, table: Table) -> None:
         """When a computer player is to move, make its move when its pause is over rather
@@ -230,9 +259,10 @@ class GameService:
 
     async def append(
         self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
-    ) -> tuple[Table, list[PublicEvent]]:
-        """Fold the new events into the table, store them and the row: the table, and what
-        every viewer may learn of each event."""
+    ) -> tuple[Table, list[PublicEvent], gamedb.GameRow]:
+        """Fold the new events into the table, store them and the row: the table, what
+        every viewer may learn of each event, and the row as stored now. Raises
+        ``StaleRow`` if the stored row is no longer at ``before``'s version."""
         now = self.now()
         table = before
         published: list[PublicEvent] = []
@@ -240,6 +270,26 @@ class GameService:
             table, public = apply_event(table, kind, data, now)
             published.append(public)
         table = replace(table, deadline=self._deadline(before, table, new, now))
+        row = replace(
+            row,
+            version=table.version,
+            status=table.status,
+            deadline=table.deadline,
+            updated_at=now,
+            started_at=row.started_at or (now if table.game is not None else None),
+        )
+        updated = await gamedb.update_game(
+            conn,
+            row.id,
+            version_was=before.version,
+            version=row.version,
+            status=row.status,
+            deadline=row.deadline,
+            updated_at=row.updated_at,
+            started_at=row.started_at,
+        )
+        if not updated:
+            raise StaleRow(row.code)
         await gamedb.append_events(conn, row.id, before.version + 1, new, now)
         if (
             table.status != before.status
@@ -253,16 +303,7 @@ class GameService:
                 finished=int(table.status == GameStatus.FINISHED),
                 bots=any(table.bots),
             )
-        await gamedb.update_game(
-            conn,
-            row.id,
-            version=table.version,
-            status=table.status,
-            deadline=table.deadline,
-            updated_at=now,
-            started_at=row.started_at or (now if table.game is not None else None),
-        )
-        return table, published
+        return table, published, row
 
     def _counted(self, creator_ip: str, day: str) -> bool:
         """Whether a game's start or end goes into the day's statistics.
@@ -411,6 +452,10 @@ class GameService:
             return [(EventKind.CANCELLED, {"reason": reason})], None
 
         await self.change(code, decide, sweeping=True)
+
+
+class StaleRow(Exception):
+    """The game's stored row is not at the version its command was decided on."""
 
 
 def bot_move(game: rules.Game, chosen: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,14 @@ def _tune_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
+        # The driver's own transaction handling would commit around SAVEPOINTs: SQLAlchemy
+        # begins transactions itself instead (its documented recipe for pysqlite), so the
+        # savepoints of group commit (``commits.py``) and transactional DDL work.
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN")
 
 
 def _upgrade(connection: Connection) -> None:

@@ -97,8 +97,16 @@ async def code_exists(conn: AsyncConnection, code: str) -> bool:
     return (await conn.execute(in_games.union_all(noticed))).first() is not None
 
 
-async def update_game(conn: AsyncConnection, game_id: int, **values: Any) -> None:
-    await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+async def update_game(
+    conn: AsyncConnection, game_id: int, *, version_was: int | None = None, **values: Any
+) -> bool:
+    """Update the game's row; with ``version_was``, only if it is still at that version.
+    Whether a row was updated."""
+    query = update(games).where(games.c.id == game_id)
+    if version_was is not None:
+        query = query.where(games.c.version == version_was)
+    result = await conn.execute(query.values(**values))
+    return bool(result.rowcount)
 
 
 async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:

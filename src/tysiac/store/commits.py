@@ -1,0 +1,99 @@
+"""Group commit: on SQLite, the writes of many commands share one transaction and one commit.
+
+SQLite has one writer at a time, and every commit is an fsync (``synchronous=FULL``).
+Committing each command on its own made the commits, and the thread hops around each
+statement, a queue that every game waited in: at a few hundred moves a second the
+queue was the server's limit, not its CPU. Here the commands still write one at a time,
+but into one open transaction, each in a savepoint of its own; the transaction is
+committed as soon as the commands waiting when it opened have written, and only then is
+each of them let go. So a command is still told "done" only once its writes are on disk,
+a command that fails undoes its own writes and nobody else's, and one fsync covers every
+command that queued meanwhile (during the previous commit, most of them).
+
+PostgreSQL has no such queue (row locks, many writers): there ``GameService.writing``
+gives each command a transaction of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
+
+_inside: contextvars.ContextVar[bool] = contextvars.ContextVar("inside_group_commit", default=False)
+
+
+class _Batch:
+    """One open transaction and the commit its commands wait for."""
+
+    def __init__(self, conn: AsyncConnection, transaction: AsyncTransaction) -> None:
+        self.conn = conn
+        self.transaction = transaction
+        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.commands = 0  # that wrote in it and wait for its commit
+
+
+class GroupCommit:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._turn = asyncio.Lock()  # one command writes at a time (and the commit)
+        self._open: _Batch | None = None
+        self._committing: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed: with ``commands``, the batching
+        self.commands = 0
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """A connection inside the shared transaction; on leaving the block, this command's
+        writes are committed (or, if the block raised, undone: only its own)."""
+        if _inside.get():
+            raise RuntimeError("writing() inside writing(): it would wait for itself")
+        token = _inside.set(True)
+        try:
+            async with self._turn:
+                batch = self._open or await self._begin()
+                async with batch.conn.begin_nested():  # a savepoint: undone alone on error
+                    yield batch.conn
+                batch.commands += 1
+        finally:
+            _inside.reset(token)
+        await asyncio.shield(batch.committed)
+
+    async def _begin(self) -> _Batch:
+        conn = await self.engine.connect()
+        try:
+            batch = _Batch(conn, await conn.begin())
+        except BaseException:
+            await conn.close()
+            raise
+        self._open = batch
+        # Queued behind the commands already waiting for their turn: they join this batch.
+        self._committing = asyncio.get_running_loop().create_task(self._commit(batch))
+        return batch
+
+    async def _commit(self, batch: _Batch) -> None:
+        async with self._turn:
+            self._open = None
+            try:
+                if batch.commands:
+                    await batch.transaction.commit()
+                    self.commits += 1
+                    self.commands += batch.commands
+                else:
+                    await batch.transaction.rollback()
+            except asyncio.CancelledError:  # the server stops: nobody is told it was stored
+                batch.committed.cancel()
+                raise
+            except Exception as error:  # the disk, say: every command of the batch fails
+                # A failed COMMIT may leave SQLite's transaction open: the connection is
+                # thrown away rather than handed back to the pool.
+                await batch.conn.invalidate()
+                batch.committed.set_exception(error)
+                batch.committed.exception()  # retrieved: each waiting command raises it
+            else:
+                batch.committed.set_result(None)
+            finally:
+                await batch.conn.close()

@@ -1,0 +1,107 @@
+"""Group commit on SQLite (``store/commits.py``): many commands, one commit, each on its own."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from tysiac.store.backend import create_engine
+from tysiac.store.commits import GroupCommit
+
+
+async def _table(path: Path) -> GroupCommit:
+    engine = create_engine(f"sqlite+aiosqlite:///{path / 'commits.db'}")
+    async with engine.begin() as conn:
+        await conn.execute(text("CREATE TABLE t (n INTEGER PRIMARY KEY)"))
+    return GroupCommit(engine)
+
+
+async def _stored(commits: GroupCommit) -> list[int]:
+    async with commits.engine.connect() as conn:  # another connection: committed rows only
+        return [n for (n,) in await conn.execute(text("SELECT n FROM t ORDER BY n"))]
+
+
+def test_commands_that_queue_together_share_a_commit_and_each_is_stored_when_told(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+        seen_when_told: list[bool] = []
+
+        async def command(n: int) -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": n})
+            seen_when_told.append(n in await _stored(commits))  # told only once committed
+
+        await asyncio.gather(*(command(n) for n in range(200)))
+        assert await _stored(commits) == list(range(200))
+        assert all(seen_when_told) and len(seen_when_told) == 200
+        assert commits.commands == 200
+        assert commits.commits < 50  # batched: the 200 did not each wait for an fsync
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_failing_command_undoes_only_its_own_writes(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+
+        async def command(n: int) -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": n})
+                if n % 3 == 0:
+                    await conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": 1000 + n})
+                    raise ValueError(n)
+
+        results = await asyncio.gather(*(command(n) for n in range(30)), return_exceptions=True)
+        failed = [n for n, result in enumerate(results) if isinstance(result, ValueError)]
+        assert failed == list(range(0, 30, 3))
+        assert await _stored(commits) == [n for n in range(30) if n % 3]
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_writing_inside_writing_is_refused_rather_than_waiting_for_itself(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+        async with commits.writing() as conn:
+            await conn.execute(text("INSERT INTO t VALUES (1)"))
+            with pytest.raises(RuntimeError, match="inside"):
+                async with commits.writing():
+                    pass
+        assert await _stored(commits) == [1]
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_commit_fails_every_command_of_its_batch(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+        async with commits.engine.begin() as conn:  # checked only at COMMIT
+            await conn.execute(text("CREATE TABLE c (n INTEGER PRIMARY KEY)"))
+            await conn.execute(
+                text(
+                    "CREATE TABLE r (n INTEGER REFERENCES c(n) DEFERRABLE INITIALLY DEFERRED)"
+                )
+            )
+
+        async def command(n: int) -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": n})
+                if n == 1:
+                    await conn.execute(text("INSERT INTO r VALUES (42)"))  # no such c
+
+        results = await asyncio.gather(*(command(n) for n in range(3)), return_exceptions=True)
+        assert all(isinstance(result, Exception) for result in results)
+        assert await _stored(commits) == []  # nobody was told, nothing was kept
+        await command(7)  # the next batch is fine
+        assert await _stored(commits) == [7]
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
