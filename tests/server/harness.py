@@ -266,6 +266,22 @@ def live_server(
         yield server
 
 
+KEPT = 100  # log entries and chat lines a client keeps, as the server does
+
+
+def with_held(held: Message, state: Message) -> Message:
+    """A ``state`` whose log and chat hold the whole of them, as the web page keeps them:
+    a ``delta`` state carries only the entries that came after the previous state."""
+    if not state["delta"]:
+        return state
+    merged = dict(state)
+    for field, key in (("log", "v"), ("chat", "seq")):
+        newest = held[field][-1][key] if held[field] else 0
+        fresh = [entry for entry in state[field] if entry[key] > newest]
+        merged[field] = [*held[field], *fresh][-KEPT:]
+    return merged
+
+
 class Client:
     """One WebSocket connection, as a game page would hold it."""
 
@@ -279,7 +295,8 @@ class Client:
         self.url = url
         self.token = token
         self.state: Message = {}
-        self.messages: list[Message] = []
+        self.messages: list[Message] = []  # states with the whole log and chat (``with_held``)
+        self.raw: list[Message] = []  # every message as it came
         bind: dict[str, Any] = {} if source is None else {"source_address": (source, 0)}
         self._connection = connect(url, open_timeout=10, additional_headers=headers, **bind)
         self.ws: ClientConnection = self._connection.__enter__()
@@ -308,9 +325,11 @@ class Client:
         except TimeoutError:
             return None
         message: Message = json.loads(text)
-        self.messages.append(message)
+        self.raw.append(message)
         if message["type"] == "state":
+            message = with_held(self.state, message)
             self.state = message
+        self.messages.append(message)
         return message
 
     def wait(self, predicate: Callable[[Message], bool], timeout: float = 10) -> Message:

@@ -256,6 +256,33 @@ def test_the_move_log_keeps_the_last_100_game_events(tmp_path: Path) -> None:
         assert versions == list(range(state["v"] - 99, state["v"] + 1))
 
 
+def test_later_states_carry_only_what_the_connection_does_not_hold(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(2)  # a private game: chat on
+        clients = [server.client(code, token) for token in tokens]
+        clients[0].send({"type": "chat", "text": "powodzenia"})
+        play_until(clients, lambda s: s["v"] > 110)
+        settle(clients)
+        states = [m for m in clients[1].raw if m["type"] == "state"]
+        assert not states[0]["delta"] and [e["kind"] for e in states[0]["log"]][:3] == [
+            "joined",
+            "joined",
+            "started",
+        ]
+        later = states[1:]
+        assert later and all(m["delta"] for m in later)
+        assert max(len(m["log"]) for m in later) < 10  # a state or two behind at most
+        logged = [e["v"] for m in states for e in m["log"]]
+        chat_seq = next(line["seq"] for m in states for line in m["chat"])
+        # Every event once on this connection, nothing twice, nothing left out.
+        assert logged == [v for v in range(1, clients[1].state["v"] + 1) if v != chat_seq]
+        assert [line["text"] for m in states for line in m["chat"]] == ["powodzenia"]
+        # What the connection put together is what a new one is sent whole.
+        fresh = server.client(code, tokens[1]).raw[0]
+        assert not fresh["delta"] and len(fresh["log"]) == 100
+        assert clients[1].state["log"] == fresh["log"] and clients[1].state["chat"] == fresh["chat"]
+
+
 def test_a_completed_trick_stays_shown_for_a_moment(tmp_path: Path) -> None:
     clock = FakeClock()
     with live_server(tmp_path, clock=clock, deck=STRONG_DECK) as server:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections import Counter, defaultdict
 
+import orjson
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -81,7 +81,7 @@ class RedisBus(Subscribers):
 
     async def publish(self, code: str, message: Message) -> None:
         try:
-            await self.redis.publish(self._key("game", code), json.dumps(message))
+            await self.redis.publish(self._key("game", code), orjson.dumps(message))
         except RedisError as error:
             log.warning("Redis unreachable (%s): game %s is told in this process only", error, code)
             self._heard(code, message)
@@ -105,7 +105,7 @@ class RedisBus(Subscribers):
                             self.resync_all()
                         elif message["type"] == "pmessage":
                             code = message["channel"].rsplit(":", 1)[1]
-                            self._heard(code, json.loads(message["data"]))
+                            self._heard(code, orjson.loads(message["data"]))
             except (RedisError, OSError) as error:
                 log.warning("Redis pub/sub lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_SECONDS)

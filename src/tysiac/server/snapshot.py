@@ -3,10 +3,15 @@
 The rules' view of the seat (``rules.view``, the only place that decides which cards a
 seat may see) plus the table around it: seats and who is connected, the timers, the
 move log, the chat. Nothing else serialises a table for a client.
+
+The move log and the chat are a connection's to keep: its first state carries both
+whole, and each later one only the entries it does not hold yet (``delta``). Most of a
+state's bytes were those hundred log entries, sent again after every move.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypedDict
 
@@ -59,8 +64,21 @@ class StateMessage(TypedDict):
     v: int
     game: GameInfo
     view: GameView | None
+    delta: bool  # log and chat hold only what came after the connection's previous state
     log: list[PublicEvent]
     chat: list[ChatInfo]
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """What of the log and the chat a connection was sent: the newest of each."""
+
+    log: int  # the version of the newest log entry, 0 for none
+    chat: int  # the seq of the newest chat line, 0 for none
+
+    @classmethod
+    def of(cls, table: Table) -> Held:
+        return cls(table.log[-1]["v"] if table.log else 0, table.chat[-1].seq if table.chat else 0)
 
 
 def chat_refusal(table: Table, seat: int | None) -> str | None:
@@ -76,9 +94,12 @@ def chat_refusal(table: Table, seat: int | None) -> str | None:
     return None
 
 
-def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) -> StateMessage:
+def snapshot(
+    table: Table, seat: int | None, online: set[int], now: datetime, held: Held | None = None
+) -> StateMessage:
     """The full state one connection may see: ``seat`` (None for a spectator), the seats
-    ``online`` now, and the time ``now`` for the timer."""
+    ``online`` now, and the time ``now`` for the timer; with ``held``, what it was sent of
+    the log and the chat already, only the rest of them."""
     time_left_ms = None
     if table.deadline is not None:
         time_left_ms = max(0, int((table.deadline - now).total_seconds() * 1000))
@@ -111,8 +132,13 @@ def snapshot(table: Table, seat: int | None, online: set[int], now: datetime) ->
             "rematch_of": table.rematch_of,
         },
         "view": rules.view(table.game, seat) if table.game is not None else None,
-        "log": list(table.log),
-        "chat": [_chat_line(table, line) for line in table.chat] if settings.chat else [],
+        "delta": held is not None,
+        "log": [entry for entry in table.log if held is None or entry["v"] > held.log],
+        "chat": [
+            _chat_line(table, line)
+            for line in table.chat
+            if settings.chat and (held is None or line.seq > held.chat)
+        ],
     }
 
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import lobby, requests, talk
@@ -33,6 +34,7 @@ from .protocol import (
     parse_message,
 )
 from .security import normalise_code
+from .snapshot import Held
 from .throttle import Buckets
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,22 @@ log = logging.getLogger(__name__)
 BUCKET_SIZE = 30  # messages in a burst
 BUCKET_RATE = 10.0  # messages a second, sustained
 FLOOD_LIMIT = 50  # messages refused in a row for the rate before the connection is closed
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """A message as JSON text (orjson: several times faster than ``json``, same output)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def event_text(update: dict[str, Any]) -> str:
+    """The ``event`` message of a game's update, encoded once for every connection of this
+    process that watches the game (they are all handed the same update)."""
+    text: str | None = update.get("_event_text")
+    if text is None:
+        text = update["_event_text"] = encode(
+            {"type": "event", "v": update["v"], "events": update["events"]}
+        )
+    return text
 
 
 def origin_allowed(ws: WebSocket, service: GameService) -> bool:
@@ -58,17 +76,23 @@ class Connection:
         self.seat = seat
         self.sent_version = -1  # of the last state sent
         self.told_version = -1  # of the last events sent
+        self.held: Held | None = None  # what it was sent of the log and chat; None: nothing
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: Mapping[str, Any]) -> None:
+        await self.send_text(encode(message))
+
+    async def send_text(self, text: str) -> None:
         async with self._send_lock:
-            await self.ws.send_json(message)
+            await self.ws.send_text(text)
 
     async def send_state(self, version: int | None = None) -> None:
         table = await self.service.table(self.code, at_least=version)
         if table.version >= self.sent_version:
             self.sent_version = table.version
-            await self.send(self.service.snapshot(table, self.seat))
+            state = self.service.snapshot(table, self.seat, self.held)
+            self.held = Held.of(table)  # before any await: the states go out in this order
+            await self.send(state)
 
     async def error(self, error: ServiceError) -> None:
         await self.send({"type": "error", **error_body(error)})
@@ -151,7 +175,7 @@ class Connection:
                 return
             if "events" in message and message["v"] > self.told_version:
                 self.told_version = message["v"]
-                await self.send({"type": "event", "v": message["v"], "events": message["events"]})
+                await self.send_text(event_text(message))
             await self.send_state(message.get("v"))
 
 

@@ -54,8 +54,19 @@ export function speakerOf(state, seat) {
 
 const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;
 
+// The server keeps the last 100 log entries and chat lines; a state after the first on a
+// connection (`delta`) carries only those that came since, to add to the ones held.
+const KEPT = 100;
+const added = (held, fresh, key) => {
+  const newest = held.at(-1)?.[key] ?? 0;
+  return [...held, ...fresh.filter((entry) => entry[key] > newest)].slice(-KEPT);
+};
+
 export function withSnapshot(state, message, now) {
-  const { v, game, view: gameView, chat, log } = message;
+  const { v, game, view: gameView } = message;
+  const held = message.delta && state.snap ? state.snap : null;
+  const log = held ? added(held.log, message.log, "v") : message.log;
+  const chat = held && game.chat ? added(held.chat, message.chat, "seq") : message.chat;
   const snap = { v, game, view: gameView, chat, log };
   const key = selectionKey(snap);
   const selection = key === state.selection.key ? state.selection : { key, give: [], discard: [] };
