@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
+from tysiac.store import backend, gamedb
 from tysiac.store.backend import create_engine
 from tysiac.store.commits import GroupCommit
 
@@ -86,9 +88,7 @@ def test_a_failed_commit_fails_every_command_of_its_batch(tmp_path: Path) -> Non
         async with commits.engine.begin() as conn:  # checked only at COMMIT
             await conn.execute(text("CREATE TABLE c (n INTEGER PRIMARY KEY)"))
             await conn.execute(
-                text(
-                    "CREATE TABLE r (n INTEGER REFERENCES c(n) DEFERRABLE INITIALLY DEFERRED)"
-                )
+                text("CREATE TABLE r (n INTEGER REFERENCES c(n) DEFERRABLE INITIALLY DEFERRED)")
             )
 
         async def command(n: int) -> None:
@@ -103,5 +103,69 @@ def test_a_failed_commit_fails_every_command_of_its_batch(tmp_path: Path) -> Non
         await command(7)  # the next batch is fine
         assert await _stored(commits) == [7]
         await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path) -> None:
+    """The two statements of every move run on the driver (``store/prepared.py``)."""
+
+    async def scenario() -> None:
+        engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'prepared.db'}")
+        await backend.migrate(engine)
+        now = datetime(2026, 12, 1, 21, 0, 0, 123456, tzinfo=UTC)
+        async with engine.begin() as conn:
+            game_id = await gamedb.insert_game(
+                conn,
+                code="ABCDEF",
+                status="waiting",
+                players=3,
+                name=None,
+                public=False,
+                chat=True,
+                target=1000,
+                move_seconds=60,
+                options=None,
+                version=0,
+                deadline=None,
+                created_at=now,
+                started_at=None,
+                updated_at=now,
+                creator_ip="hash",
+            )
+            warsaw = timezone(timedelta(hours=1))
+            new = [("joined", {"seat": 0, "nick": "Żaneta"}), ("move", {"seat": 0, "n": [1, 2]})]
+            await gamedb.append_events(conn, game_id, 1, new, now.astimezone(warsaw))
+            changed = await gamedb.store_change(
+                conn,
+                game_id,
+                version_was=0,
+                version=2,
+                status="playing",
+                deadline=now + timedelta(seconds=60),
+                updated_at=now,
+                started_at=now,
+            )
+            stale = await gamedb.store_change(
+                conn,
+                game_id,
+                version_was=0,
+                version=3,
+                status="finished",
+                deadline=None,
+                updated_at=now,
+                started_at=now,
+            )
+        assert changed and not stale
+        async with engine.connect() as conn:
+            row = await gamedb.game_by_code(conn, "ABCDEF")
+            logged = await gamedb.events_of(conn, game_id)
+        assert row is not None and (row.version, row.status) == (2, "playing")
+        assert row.deadline == now + timedelta(seconds=60) and row.started_at == now
+        assert [(e.seq, e.kind, e.data, e.at) for e in logged] == [
+            (1, "joined", {"seat": 0, "nick": "Żaneta"}, now),
+            (2, "move", {"seat": 0, "n": [1, 2]}, now),
+        ]
+        await engine.dispose()
 
     asyncio.run(scenario())

@@ -127,7 +127,8 @@ class GameService:
                     table, _ = apply_event(table, event.kind, event.data, event.at)
             except Exception as error:
                 raise BrokenGame(row.code) from error
-        table = replace(table, deadline=row.deadline)
+        if table.deadline != row.deadline:
+            table = replace(table, deadline=row.deadline)
         self._tables[row.code] = table
         if self.commits is not None:
             self._rows[row.code] = row
@@ -278,7 +279,7 @@ class GameService:
             updated_at=now,
             started_at=row.started_at or (now if table.game is not None else None),
         )
-        updated = await gamedb.update_game(
+        updated = await gamedb.store_change(
             conn,
             row.id,
             version_was=before.version,

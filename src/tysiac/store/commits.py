@@ -20,6 +20,7 @@ import asyncio
 import contextvars
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
 
@@ -29,9 +30,10 @@ _inside: contextvars.ContextVar[bool] = contextvars.ContextVar("inside_group_com
 class _Batch:
     """One open transaction and the commit its commands wait for."""
 
-    def __init__(self, conn: AsyncConnection, transaction: AsyncTransaction) -> None:
+    def __init__(self, conn: AsyncConnection, transaction: AsyncTransaction, driver: Any) -> None:
         self.conn = conn
         self.transaction = transaction
+        self.driver = driver  # the aiosqlite connection under ``conn``
         self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.commands = 0  # that wrote in it and wait for its commit
 
@@ -55,8 +57,16 @@ class GroupCommit:
         try:
             async with self._turn:
                 batch = self._open or await self._begin()
-                async with batch.conn.begin_nested():  # a savepoint: undone alone on error
+                # A savepoint: undone alone on error. Straight on the driver, as SQLAlchemy's
+                # own (begin_nested) cost more than the command's writes.
+                await batch.driver.execute("SAVEPOINT command")
+                try:
                     yield batch.conn
+                except BaseException:
+                    await batch.driver.execute("ROLLBACK TO command")
+                    await batch.driver.execute("RELEASE command")
+                    raise
+                await batch.driver.execute("RELEASE command")
                 batch.commands += 1
         finally:
             _inside.reset(token)
@@ -65,7 +75,8 @@ class GroupCommit:
     async def _begin(self) -> _Batch:
         conn = await self.engine.connect()
         try:
-            batch = _Batch(conn, await conn.begin())
+            transaction = await conn.begin()
+            batch = _Batch(conn, transaction, (await conn.get_raw_connection()).driver_connection)
         except BaseException:
             await conn.close()
             raise

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .backend import advisory_lock
+from .prepared import Prepared
 from .schema import (
     ACTIVE,
     GameStatus,
@@ -97,16 +98,48 @@ async def code_exists(conn: AsyncConnection, code: str) -> bool:
     return (await conn.execute(in_games.union_all(noticed))).first() is not None
 
 
-async def update_game(
-    conn: AsyncConnection, game_id: int, *, version_was: int | None = None, **values: Any
+# The statement of every change of a game, built once: building it again for each move
+# (and its cache key) cost more than running it.
+_STORE_CHANGE = (
+    update(games)
+    .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("version_was"))
+    .values(
+        version=bindparam("version"),
+        status=bindparam("status"),
+        deadline=bindparam("deadline"),
+        updated_at=bindparam("updated_at"),
+        started_at=bindparam("started_at"),
+    )
+)
+
+
+async def store_change(
+    conn: AsyncConnection,
+    game_id: int,
+    *,
+    version_was: int,
+    version: int,
+    status: str,
+    deadline: datetime | None,
+    updated_at: datetime,
+    started_at: datetime | None,
 ) -> bool:
-    """Update the game's row; with ``version_was``, only if it is still at that version.
-    Whether a row was updated."""
-    query = update(games).where(games.c.id == game_id)
-    if version_was is not None:
-        query = query.where(games.c.version == version_was)
-    result = await conn.execute(query.values(**values))
-    return bool(result.rowcount)
+    """The game's row after a change, if it is still at ``version_was``: whether it was."""
+    values = {
+        "game_id": game_id,
+        "version_was": version_was,
+        "version": version,
+        "status": status,
+        "deadline": deadline,
+        "updated_at": updated_at,
+        "started_at": started_at,
+    }
+    if conn.dialect.name == "sqlite":
+        return await _STORE_CHANGE_SQLITE.run(conn, values) > 0
+    return bool((await conn.execute(_STORE_CHANGE, values)).rowcount)
+
+
+_STORE_CHANGE_SQLITE = Prepared(_STORE_CHANGE)
 
 
 async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
@@ -139,6 +172,10 @@ async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list
     return [EventRow(r.seq, r.kind, r.data, r.at) for r in rows]
 
 
+_APPEND_EVENTS = insert(events)
+_APPEND_EVENTS_SQLITE = Prepared(_APPEND_EVENTS, ["game_id", "seq", "kind", "data", "at"])
+
+
 async def append_events(
     conn: AsyncConnection,
     game_id: int,
@@ -146,13 +183,14 @@ async def append_events(
     new: Sequence[tuple[str, dict[str, Any]]],
     at: datetime,
 ) -> None:
-    await conn.execute(
-        insert(events),
-        [
-            {"game_id": game_id, "seq": first_seq + i, "kind": kind, "data": data, "at": at}
-            for i, (kind, data) in enumerate(new)
-        ],
-    )
+    rows = [
+        {"game_id": game_id, "seq": first_seq + i, "kind": kind, "data": data, "at": at}
+        for i, (kind, data) in enumerate(new)
+    ]
+    if conn.dialect.name == "sqlite":
+        await _APPEND_EVENTS_SQLITE.run_many(conn, rows)
+    else:
+        await conn.execute(_APPEND_EVENTS, rows)
 
 
 async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> int:

@@ -15,6 +15,7 @@ the tests' ``LiveServer`` run, so the tests exercise exactly what production run
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import sys
 
@@ -88,9 +89,30 @@ def build_server(
     return uvicorn.Server(config)
 
 
+# The cyclic garbage collector's youngest generation is collected after this many more
+# container objects were allocated than freed (Python's default: 700). Every object alive
+# at such a collection is promoted, and when the promoted ones reach a quarter of all
+# old objects a full collection runs, scanning every object of the process: about 0.45 s
+# with 1,000 games open, a pause no move gets through. Most of this server's objects die
+# by reference counting within seconds (a game's table lives until its next move), so
+# collecting the young less often promotes far fewer of them, and full collections,
+# frequent at the default, become rare. The young collection scans at most this many
+# objects: a few milliseconds.
+GC_YOUNG = 10_000
+GC_MIDDLE = 5  # young collections between two of the middle generation: it holds fewer
+
+
+def tune_garbage_collection() -> None:
+    """Fewer, longer-spaced collections, and the objects of start-up never scanned again."""
+    gc.collect()
+    gc.freeze()  # modules, settings, the app: alive as long as the process
+    gc.set_threshold(GC_YOUNG, GC_MIDDLE, gc.get_threshold()[2])
+
+
 def serve(app: ASGIApp, settings: Settings, *, host: str, port: int) -> None:
     """Serve until stopped (SIGINT, SIGTERM); exit with status 3 if it could not start."""
     server = build_server(app, settings, host=host, port=port)
+    tune_garbage_collection()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:
