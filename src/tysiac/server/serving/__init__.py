@@ -100,13 +100,14 @@ def build_server(
 # objects: a few milliseconds.
 GC_YOUNG = 10_000
 GC_MIDDLE = 5  # young collections between two of the middle generation: it holds fewer
+GC_OLD = 100  # middle collections before a full one is even considered (Python's: 10)
 
 
 def tune_garbage_collection() -> None:
     """Fewer, longer-spaced collections, and the objects of start-up never scanned again."""
     gc.collect()
     gc.freeze()  # modules, settings, the app: alive as long as the process
-    gc.set_threshold(GC_YOUNG, GC_MIDDLE, gc.get_threshold()[2])
+    gc.set_threshold(GC_YOUNG, GC_MIDDLE, GC_OLD)
 
 
 def serve(app: ASGIApp, settings: Settings, *, host: str, port: int) -> None:
