@@ -1,4 +1,8 @@
-"""A throwaway ``python -m tysiac.server`` on a free local port, for the benchmarks."""
+"""A throwaway ``python -m tysiac.server`` on a free local port, for the benchmarks.
+
+``running_server`` yields its base URL; ``server_process`` also yields the process id
+(for reading its CPU time and memory from ``/proc``) and can keep its log.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -18,6 +23,16 @@ import httpx
 @contextmanager
 def running_server(**env: str) -> Iterator[str]:
     """Yield the base URL of a fresh server (own SQLite file, high limits, no hand pause)."""
+    with server_process(**env) as (base, _pid):
+        yield base
+
+
+@contextmanager
+def server_process(*, log: IO[bytes] | None = None, **env: str) -> Iterator[tuple[str, int]]:
+    """Yield the base URL and the process id of a fresh server, as ``running_server``.
+
+    ``log`` receives the server's standard error (its log); by default it is dropped.
+    """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -38,7 +53,7 @@ def running_server(**env: str) -> Iterator[str]:
             [sys.executable, "-m", "tysiac.server", "--port", str(port)],
             env={**os.environ, **settings},
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL if log is None else log,
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -51,7 +66,7 @@ def running_server(**env: str) -> Iterator[str]:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.05)
-            yield base
+            yield base, server.pid
         finally:
             server.terminate()
             server.wait(10)

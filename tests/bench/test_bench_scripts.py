@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
@@ -22,3 +24,31 @@ def test_engine_bench_prints_a_row_per_table_size_and_options() -> None:
         [options, players] for options in ("defaults", "heavy") for players in ("2", "3", "4")
     ]
     assert all(re.fullmatch(r"[\d,]+/s", cell) for row in rows for cell in row[2:])
+
+
+QUICK_LOAD = ["--games", "4", "--think", "0.2", "--ramp", "1", "--duration", "3"]
+FIGURES = re.compile(
+    r"moves/s (?P<rate>[\d.]+) \([\d,]+ moves\)   latency move -> every seat's state:"
+    r" p50 [\d.]+ ms  p95 [\d.]+ ms  p99 [\d.]+ ms  max [\d.]+ ms"
+)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--players", "3"], ["--players", "2", "--clients", "2"]],
+    ids=["3-players", "2-players-2-clients"],
+)
+def test_load_bench_plays_at_human_pace_without_errors(options: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "load.py"), *QUICK_LOAD, *options],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = FIGURES.search(done.stdout)
+    assert figures is not None, done.stdout
+    assert float(figures["rate"]) > 0
+    assert "errors 0   dropped sockets 0" in done.stdout
+    assert "server CPU per move" in done.stdout and "RSS peak" in done.stdout
+    assert re.search(r"^\| 4 \(\d+\) \| \d+ \|", done.stdout, re.MULTILINE), done.stdout

@@ -28,7 +28,7 @@ import secrets
 from collections import Counter, defaultdict
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -41,6 +41,8 @@ HEARTBEAT_SECONDS = 2.0
 ALIVE_SECONDS = 8
 RECONNECT_SECONDS = 1.0
 MAX_SEATS = 4
+POOL_SIZE = 50  # connections to Redis a process opens at most
+POOL_WAIT_SECONDS = 5.0  # for one of them to be free, before the command fails
 
 
 class RedisBus(Subscribers):
@@ -48,9 +50,18 @@ class RedisBus(Subscribers):
         super().__init__()
         # Fail fast while Redis is away (one quick retry for a stale pooled connection):
         # a game's change is committed before it is published, and waiting helps no one.
-        self.redis = Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=2, retry=Retry(NoBackoff(), 1)
+        # A bounded pool that makes a command wait for a free connection: redis-py's own
+        # refused at once with "Too many connections" when thousands of sockets closed
+        # together (each tells the presence), and those updates were lost to the others.
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=POOL_SIZE,
+            timeout=POOL_WAIT_SECONDS,
+            decode_responses=True,
+            socket_connect_timeout=2,
+            retry=Retry(NoBackoff(), 1),
         )
+        self.redis = Redis.from_pool(pool)
         self.prefix = f"tysiac:{self.redis.connection_pool.connection_kwargs.get('db', 0)}"
         self.process = secrets.token_hex(6)
         # This process's connections by game and seat (None: spectators).
