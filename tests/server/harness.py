@@ -275,10 +275,10 @@ def with_held(held: Message, state: Message) -> Message:
     if not state["delta"]:
         return state
     merged = dict(state)
-    for field, key in (("log", "v"), ("chat", "seq")):
-        newest = held[field][-1][key] if held[field] else 0
-        fresh = [entry for entry in state[field] if entry[key] > newest]
-        merged[field] = [*held[field], *fresh][-KEPT:]
+    for part, key in (("log", "v"), ("chat", "seq")):
+        newest = held[part][-1][key] if held[part] else 0
+        fresh = [entry for entry in state[part] if entry[key] > newest]
+        merged[part] = [*held[part], *fresh][-KEPT:]
     return merged
 
 
