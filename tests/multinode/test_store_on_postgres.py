@@ -12,6 +12,8 @@ from sqlalchemy import Connection
 from tysiac.store import backend, gamedb
 from tysiac.store.schema import metadata
 
+from ..rows import insert_plain_game
+
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
@@ -37,20 +39,14 @@ def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: 
         engine = backend.create_engine(database)
         await backend.migrate(engine)
         async with engine.begin() as conn:
-            game_id = await gamedb.insert_game(
+            game_id = await insert_plain_game(
                 conn,
-                code="K7F9DB",
+                "K7F9DB",
+                NOW - timedelta(days=9),
                 status="finished",
                 players=2,
-                name=None,
-                public=False,
-                chat=True,
-                target=1000,
-                move_seconds=60,
                 version=1,
-                created_at=NOW - timedelta(days=9),
                 updated_at=NOW - timedelta(days=8),
-                creator_ip="x",
             )
             await gamedb.append_events(
                 conn, game_id, 1, [("joined", {"seat": 0, "nick": "Ala"})], NOW

@@ -166,6 +166,7 @@ class LiveServer(Endpoint):
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+        assert not self.thread.is_alive(), "the server did not stop within 10 s"
 
 
 class ProcessServer(Endpoint):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from sqlalchemy import text
 from tysiac.store import backend, gamedb
 from tysiac.store.backend import create_engine
 from tysiac.store.commits import GroupCommit
+
+from ..rows import insert_plain_game
 
 
 async def _table(path: Path) -> GroupCommit:
@@ -107,6 +110,49 @@ def test_a_failed_commit_fails_every_command_of_its_batch(tmp_path: Path) -> Non
     asyncio.run(scenario())
 
 
+def test_a_command_cancelled_mid_statement_stays_cancelled_and_loses_only_its_batch(
+    tmp_path: Path,
+) -> None:
+    """SQLAlchemy closes a connection whose statement was cancelled (the sweeper's, when
+    the server stops): the cancel must reach the caller as a cancel, not as the undo's
+    error (the sweeper caught that and swept on, and the server never stopped)."""
+
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+        slow_started = asyncio.Event()
+
+        async def quick() -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (1)"))
+
+        async def slow() -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (2)"))
+                slow_started.set()
+                await conn.execute(
+                    text(
+                        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c"
+                        " WHERE x < 3000000) SELECT count(*) FROM c"
+                    )
+                )
+
+        told = asyncio.ensure_future(quick())  # opens the batch; slow joins it
+        cancelled = asyncio.ensure_future(slow())
+        await slow_started.wait()
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        with pytest.raises(Exception, match="lost"):  # its batch went with the connection
+            await told
+        assert await _stored(commits) == []
+        async with commits.writing() as conn:  # the next command opens a batch of its own
+            await conn.execute(text("INSERT INTO t VALUES (3)"))
+        assert await _stored(commits) == [3]
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
 def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path) -> None:
     """The two statements of every move run on the driver (``store/prepared.py``)."""
 
@@ -115,47 +161,22 @@ def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path
         await backend.migrate(engine)
         now = datetime(2026, 12, 1, 21, 0, 0, 123456, tzinfo=UTC)
         async with engine.begin() as conn:
-            game_id = await gamedb.insert_game(
-                conn,
-                code="ABCDEF",
-                status="waiting",
-                players=3,
-                name=None,
-                public=False,
-                chat=True,
-                target=1000,
-                move_seconds=60,
-                options=None,
-                version=0,
-                deadline=None,
-                created_at=now,
-                started_at=None,
-                updated_at=now,
-                creator_ip="hash",
-            )
+            game_id = await insert_plain_game(conn, "ABCDEF", now)
             warsaw = timezone(timedelta(hours=1))
             new = [("joined", {"seat": 0, "nick": "Żaneta"}), ("move", {"seat": 0, "n": [1, 2]})]
             await gamedb.append_events(conn, game_id, 1, new, now.astimezone(warsaw))
-            changed = await gamedb.store_change(
-                conn,
-                game_id,
-                version_was=0,
+            row = await gamedb.game_by_code(conn, "ABCDEF")
+            assert row is not None
+            playing = dataclasses.replace(
+                row,
                 version=2,
                 status="playing",
                 deadline=now + timedelta(seconds=60),
-                updated_at=now,
                 started_at=now,
             )
-            stale = await gamedb.store_change(
-                conn,
-                game_id,
-                version_was=0,
-                version=3,
-                status="finished",
-                deadline=None,
-                updated_at=now,
-                started_at=now,
-            )
+            changed = await gamedb.store_change(conn, playing, version_was=0)
+            finished = dataclasses.replace(playing, version=3, status="finished", deadline=None)
+            stale = await gamedb.store_change(conn, finished, version_was=0)
         assert changed and not stale
         async with engine.connect() as conn:
             row = await gamedb.game_by_code(conn, "ABCDEF")

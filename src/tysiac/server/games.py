@@ -279,17 +279,7 @@ class GameService:
             updated_at=now,
             started_at=row.started_at or (now if table.game is not None else None),
         )
-        updated = await gamedb.store_change(
-            conn,
-            row.id,
-            version_was=before.version,
-            version=row.version,
-            status=row.status,
-            deadline=row.deadline,
-            updated_at=row.updated_at,
-            started_at=row.started_at,
-        )
-        if not updated:
+        if not await gamedb.store_change(conn, row, version_was=before.version):
             raise StaleRow(row.code)
         await gamedb.append_events(conn, row.id, before.version + 1, new, now)
         if (

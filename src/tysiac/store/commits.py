@@ -17,6 +17,7 @@ gives each command a transaction of its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,6 +26,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
 
 _inside: contextvars.ContextVar[bool] = contextvars.ContextVar("inside_group_commit", default=False)
+
+
+class BrokenBatch(Exception):
+    """A command of the batch failed and its undo too: the others' writes are lost."""
 
 
 class _Batch:
@@ -36,6 +41,7 @@ class _Batch:
         self.driver = driver  # the aiosqlite connection under ``conn``
         self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.commands = 0  # that wrote in it and wait for its commit
+        self.broken = False  # a command's undo failed: the connection is gone
 
 
 class GroupCommit:
@@ -43,7 +49,7 @@ class GroupCommit:
         self.engine = engine
         self._turn = asyncio.Lock()  # one command writes at a time (and the commit)
         self._open: _Batch | None = None
-        self._committing: asyncio.Task[None] | None = None
+        self._committing: set[asyncio.Task[None]] = set()  # held until done
         self.commits = 0  # transactions committed: with ``commands``, the batching
         self.commands = 0
 
@@ -63,14 +69,27 @@ class GroupCommit:
                 try:
                     yield batch.conn
                 except BaseException:
-                    await batch.driver.execute("ROLLBACK TO command")
-                    await batch.driver.execute("RELEASE command")
-                    raise
+                    await self._undo(batch)
+                    raise  # the block's own error: a cancel stays a cancel
                 await batch.driver.execute("RELEASE command")
                 batch.commands += 1
         finally:
             _inside.reset(token)
         await asyncio.shield(batch.committed)
+
+    async def _undo(self, batch: _Batch) -> None:
+        """Undo the failed command's savepoint. Should that fail too (SQLAlchemy closes a
+        connection whose statement was cancelled), the batch is lost: nobody was told of
+        its writes yet, its commit fails them all, and the next command opens a new one."""
+        try:
+            await batch.driver.execute("ROLLBACK TO command")
+            await batch.driver.execute("RELEASE command")
+        except Exception:
+            batch.broken = True
+            if self._open is batch:
+                self._open = None
+            with contextlib.suppress(Exception):  # its transaction, should it still be open
+                await batch.conn.invalidate()
 
     async def _begin(self) -> _Batch:
         conn = await self.engine.connect()
@@ -82,13 +101,18 @@ class GroupCommit:
             raise
         self._open = batch
         # Queued behind the commands already waiting for their turn: they join this batch.
-        self._committing = asyncio.get_running_loop().create_task(self._commit(batch))
+        task = asyncio.get_running_loop().create_task(self._commit(batch))
+        self._committing.add(task)
+        task.add_done_callback(self._committing.discard)
         return batch
 
     async def _commit(self, batch: _Batch) -> None:
         async with self._turn:
-            self._open = None
+            if self._open is batch:
+                self._open = None
             try:
+                if batch.broken:
+                    raise BrokenBatch("the batch's connection was lost before its commit")
                 if batch.commands:
                     await batch.transaction.commit()
                     self.commits += 1
@@ -101,7 +125,8 @@ class GroupCommit:
             except Exception as error:  # the disk, say: every command of the batch fails
                 # A failed COMMIT may leave SQLite's transaction open: the connection is
                 # thrown away rather than handed back to the pool.
-                await batch.conn.invalidate()
+                with contextlib.suppress(Exception):
+                    await batch.conn.invalidate()
                 batch.committed.set_exception(error)
                 batch.committed.exception()  # retrieved: each waiting command raises it
             else:

@@ -113,26 +113,16 @@ _STORE_CHANGE = (
 )
 
 
-async def store_change(
-    conn: AsyncConnection,
-    game_id: int,
-    *,
-    version_was: int,
-    version: int,
-    status: str,
-    deadline: datetime | None,
-    updated_at: datetime,
-    started_at: datetime | None,
-) -> bool:
+async def store_change(conn: AsyncConnection, row: GameRow, *, version_was: int) -> bool:
     """The game's row after a change, if it is still at ``version_was``: whether it was."""
     values = {
-        "game_id": game_id,
+        "game_id": row.id,
         "version_was": version_was,
-        "version": version,
-        "status": status,
-        "deadline": deadline,
-        "updated_at": updated_at,
-        "started_at": started_at,
+        "version": row.version,
+        "status": row.status,
+        "deadline": row.deadline,
+        "updated_at": row.updated_at,
+        "started_at": row.started_at,
     }
     if conn.dialect.name == "sqlite":
         return await _STORE_CHANGE_SQLITE.run(conn, values) > 0
