@@ -1,14 +1,17 @@
 """The word filter on real corpora: detection, false positives and speed, one core.
 
-    python bench/filter_corpus.py [--sample N] [--show fp|vulgar|missed]
+    python bench/filter_corpus.py [--sample N] [--show fp|vulgar|missed] [--top N]
 
 - detection over the disguised vulgar forms of tests/wordfilter (base forms x disguises,
-  and real-world forms), by disguise;
-- hits in the ordinary sentences, the card-game chat and the names (should be none);
+  and real-world forms), for each disguise: caught of all, and the forms missed;
+- hits in the ordinary sentences, the card-game chat, the names and the traps (should be
+  none);
 - false positives over every form of Debian's Polish dictionary (``apt-get install
   wpolish``), less the forms that tests/wordfilter/data/dictionary-vulgar.txt calls
-  vulgar, insulting or explicit; ``--sample N`` takes every k-th form instead;
-- words per second over the dictionary (folding included).
+  vulgar, insulting or explicit; ``--sample N`` takes every k-th form instead; the false
+  positives grouped by the stem that matched (``--top N`` clusters, with examples);
+- the time per chat line or sentence (wall clock and CPU), and words per second over the
+  dictionary (folding included).
 """
 
 from __future__ import annotations
@@ -22,7 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.wordfilter.corpus import DICTIONARY, dictionary_vulgar, disguised, lines  # noqa: E402
+from tests.wordfilter.corpus import (  # noqa: E402
+    CLEAN,
+    DICTIONARY,
+    dictionary_vulgar,
+    disguised,
+    lines,
+)
 
 from tysiac.wordfilter import WordFilter  # noqa: E402
 
@@ -31,22 +40,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=0, help="about N dictionary forms only")
     parser.add_argument("--show", choices=("fp", "vulgar", "missed"), help="list those forms")
+    parser.add_argument("--top", type=int, default=15, help="false-positive clusters shown")
     args = parser.parse_args()
     words = WordFilter()
     print(f"LDNOOBW lists loaded: {', '.join(words.ldnoobw) or 'none (run make assets)'}")
 
-    missed = collections.Counter()
-    total = 0
+    totals: collections.Counter[str] = collections.Counter()
+    missed: dict[str, list[str]] = collections.defaultdict(list)
     for text, disguise, _ in disguised():
-        total += 1
+        totals[disguise] += 1
         if words.find(text) is None:
-            missed[disguise] += 1
-    caught = total - sum(missed.values())
+            missed[disguise].append(text)
+    total = sum(totals.values())
+    caught = total - sum(len(texts) for texts in missed.values())
     print(f"disguised vulgar forms: {caught}/{total} detected ({100 * caught / total:.2f}%)")
-    for disguise, count in missed.most_common():
-        print(f"  missed {count} in disguise: {disguise}")
+    for disguise, count in totals.items():
+        lost = missed.get(disguise, [])
+        share = 100 * (count - len(lost)) / count
+        examples = f"  missed: {', '.join(map(repr, lost[:4]))}" if lost else ""
+        print(f"  {disguise:<22} {count - len(lost):>4}/{count:<4} {share:6.2f}%{examples}")
 
-    for name in ("sentences.txt", "chat.txt", "names.txt"):
+    for name in CLEAN:
         corpus = lines(name)
         hits = [(line, words.find(line)) for line in corpus]
         hits = [(line, found) for line, found in hits if found]
@@ -54,14 +68,18 @@ def main() -> None:
         for line, found in hits:
             print(f"  {found!r} in {line!r}")
 
-    messages = lines("chat.txt") + lines("sentences.txt")
+    messages = lines("chat.txt") + lines("sentences.txt") + lines("traps.txt")
     words.find("warm-up")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for _ in range(10):
         for message in messages:
             words.find(message)
     per_message = (time.perf_counter() - started) / (10 * len(messages))
-    print(f"a chat line or sentence: {per_message * 1e6:.0f} µs on average")
+    cpu_per_message = (time.process_time() - cpu) / (10 * len(messages))
+    print(
+        f"a chat line or sentence: {per_message * 1e6:.0f} µs on average"
+        f" ({cpu_per_message * 1e6:.0f} µs of CPU: less when other processes share the cores)"
+    )
 
     if not DICTIONARY.exists():
         print(f"{DICTIONARY} is missing: apt-get install wpolish")
@@ -80,6 +98,10 @@ def main() -> None:
     print(f"  {len(genuine):,} genuinely vulgar/insulting/explicit (dictionary-vulgar.txt)")
     print(f"  {len(false)} false positives ({rate:.4f}% of all forms)")
     print(f"  speed: {len(forms) / seconds:,.0f} words/s ({seconds:.1f} s)")
+    clusters = collections.Counter(hits[form] for form in false)
+    for stem, count in clusters.most_common(args.top):
+        examples = ", ".join(form for form in false if hits[form] == stem)
+        print(f"  cluster {stem!r}: {count} ({examples[:100]})")
     if args.show == "fp":
         print("\n".join(f"  {form} ({hits[form]})" for form in false))
     elif args.show == "vulgar":

@@ -1,5 +1,14 @@
 """The filter's test corpora: files under data/, and disguised vulgar forms made from them.
 
+- vulgar: ``vulgar-base.txt`` (Polish, every family of the policy in many inflected and
+  derived forms) and ``vulgar-base-en.txt`` (English), each form in every disguise of
+  ``DISGUISES``; the hand-made forms of ``REAL_WORLD``, checked as written, one category
+  a file (misspellings by sound, words cut into pieces, glued into runs of words,
+  abbreviations, English);
+- clean: ``CLEAN`` (sentences, card-game chat, names, and ``traps.txt``: euphemisms,
+  idioms, homographs used innocently, non-vulgar insults, mild words);
+- ``dictionary-vulgar.txt``: which forms of Debian's Polish dictionary are rightly blocked.
+
 Shared by the tests and by ``bench/filter_corpus.py``. Everything is deterministic.
 """
 
@@ -88,6 +97,47 @@ def _alternating(form: str, _: random.Random) -> str:
     return "".join(c.upper() if i % 2 else c for i, c in enumerate(form))
 
 
+def _pieces(form: str, rng: random.Random) -> str:
+    """Cut into pieces of two or three letters by spaces, as in "ku rwa", "pier do lić"."""
+    if len(form) < 4:
+        return form
+    pieces, rest = [], form
+    while len(rest) > 3:
+        size = rng.choice((2, 3))
+        pieces.append(rest[:size])
+        rest = rest[size:]
+    if len(rest) < 2:  # no piece of one letter: the last one takes it
+        pieces[-1] += rest
+    else:
+        pieces.append(rest)
+    return " ".join(pieces)
+
+
+# Misspellings by sound (issue 16): each applied once, at its first place in a form.
+PHONETIC = (
+    ("ch", "h"),
+    ("(?<!c)h", "ch"),
+    ("ó", "u"),
+    ("u", "ó"),
+    ("w", "f"),
+    ("j", "y"),
+    ("i(?=[aeou])", "j"),
+    ("w", "ł"),
+    ("zd", "zt"),
+    ("c(?![hz])", "ts"),
+    ("k", "q"),
+    ("s$", "z"),
+)
+
+
+def _phonetic(form: str, rng: random.Random) -> str:
+    swaps = [(a, b) for a, b in PHONETIC if re.search(a, form)]
+    if not swaps:
+        return form
+    spelling, sound = rng.choice(swaps)
+    return re.sub(spelling, sound, form, count=1)
+
+
 DISGUISES: dict[str, Disguise] = {
     "plain": lambda f, _: f,
     "upper": lambda f, _: f.upper(),
@@ -118,15 +168,38 @@ DISGUISES: dict[str, Disguise] = {
     "cyrillic, repeats": lambda f, rng: _repeats(f.translate(CYRILLIC), rng),
     "leet, spaces": lambda f, _: " ".join(f.translate(PLAIN).translate(LEET)),
     "masked letter": _masked,
+    "pipes": lambda f, _: "|".join(f),
+    "squared letters": lambda f, _: "".join(
+        chr(0x1F170 + ord(c) - ord("a")) if "a" <= c <= "z" else c for c in f
+    ),
+    "pieces of 2-3 letters": _pieces,
+    "phonetic": _phonetic,
+    "glued into words": lambda f, rng: rng.choice(("ty{}jeden", "ale{}", "{}jeden")).format(f),
 }
+# Hand-made forms checked as they are, by file: the disguise they stand for.
+REAL_WORLD = {
+    "tricky.txt": "real-world",
+    "phonetic.txt": "real: phonetic",
+    "pieces.txt": "real: pieces",
+    "glued.txt": "real: glued",
+    "abbreviations.txt": "real: abbreviations",
+    "english.txt": "real: english",
+}
+# Clean corpora: nothing in them may be blocked.
+CLEAN = ("sentences.txt", "chat.txt", "names.txt", "traps.txt")
 
 
 def disguised() -> Iterator[tuple[str, str, str]]:
     """(disguised text, disguise, plain form): every base form in every disguise,
-    then the real-world forms of tricky.txt as they are."""
+    then the hand-made forms of ``REAL_WORLD`` as they are."""
     rng = random.Random(1000)
     for form in lines("vulgar-base.txt"):
         for name, disguise in DISGUISES.items():
             yield disguise(form, rng), name, form
-    for form in lines("tricky.txt"):
-        yield form, "real-world", form
+    for form in lines("vulgar-base-en.txt"):
+        for name, disguise in DISGUISES.items():
+            if name != "phonetic":  # Polish misspellings
+                yield disguise(form, rng), name, form
+    for file, name in REAL_WORLD.items():
+        for form in lines(file):
+            yield form, name, form

@@ -8,7 +8,7 @@ import pytest
 
 from tysiac.wordfilter import DATA, WordFilter, find_vulgarity, is_clean, read_lines
 
-from .corpus import disguised, lines, require
+from .corpus import CLEAN, REAL_WORLD, disguised, lines, require
 
 LDNOOBW = DATA / "ldnoobw"
 HAND_MADE = WordFilter(ldnoobw=False)
@@ -21,10 +21,17 @@ HAND_MADE = WordFilter(ldnoobw=False)
         *("chuj chuja chujowy chujnia huj hujowo ochujały".split()),
         *("kurwa kurwy kurwić wkurwiać skurwysyn skurwiel kurwiszon kurewski kurfa".split()),
         *("jebać zajebisty pojebany wyjebać jebnąć zjeb oczojebny matkojebca".split()),
-        *("pierdolić spierdalaj przypierdolić wypierdek spierdolina pierdoła".split()),
+        *("pierdolić spierdalaj przypierdolić spierdolina pierdoła".split()),
         *("pizda pizdy cipa cipka dupa dupek zadupie fiut kutas ciul gówno gówniarz".split()),
-        *("srać zasrany dziwka suka sukinsyn zdzira ciota cwel debil kretyn idiota".split()),
+        *("srać zasrany zasraniec dziwka suko sukinsyn zdzira ździra ciota cwel".split()),
         *("szmato pedzio czarnuch ruchać wyruchać fuck motherfucker shit bitch".split()),
+        # the families of issue 16
+        *("szczać naszczał obszczany szczyny obszczymurek dymać dymany dupczyć".split()),
+        *("lachociąg pedalski pedalstwo pedryl ciotowaty ciapaty ciapaci lesba".split()),
+        *("wychujać ochujeć kutafon kutasa gówniarz sraczka".split()),
+        *("bullshit prick dickhead cocksucker wanker twat bollocks faggot".split()),
+        "piss off",
+        "jerk off",
         # prefixes, also several
         *("dopierdolić niedojebany najzajebistszy rozpierdol odpierdol ujebany".split()),
         # phrases
@@ -60,6 +67,7 @@ def test_blocks(text: str) -> None:
         "szachuj",  # s + za + chuj
         "zaniechujący",
         "ruch",  # ruchać
+        "ruchy, ruchy",
         "ruchach",
         "uruchamiać",
         "nieruchawy",
@@ -72,12 +80,70 @@ def test_blocks(text: str) -> None:
         "kurczę",  # mild: kurczę, kurde, cholera
         "kurde",
         "cholera",
+        "kurka wodna",
+        "psiakrew",
+        "kurna",
+        "wkurzyć",
+        "skurczybyk",
+        "obciągać",  # to upholster
+        "bez jaj",
+        "kupa śmiechu",
+        "walę asem",
+        "rżniemy w tysiąca",
+        # non-vulgar insults, cycek-words and pierdzieć are mild (issue 16)
+        "idiota",
+        "ty idioto",
+        "zidiocieć",
+        "kretyn",
+        "kretyński",
+        "skretynieć",
+        "debil",
+        "debilu",
+        "imbecyl",
+        "cycate",
+        "wycyckać",
+        "cycki",
+        "pierdzieć",
+        "spierdzielaj",
+        "wypierdek",
+        # szczać, dymać, pedał: the ordinary words around them
+        "szczaw",
+        "Szczawnica",
+        "wrzeszczał",
+        "poszczą",  # pościć, to fast
+        "szczęście",
+        "dym",
+        "zadyma",
+        "nadymać",
+        "wydymać wargi",
+        "pedałować",
+        "fagot",  # a bassoon; faggot is blocked
+        "Kurlandia",
+        "kurfirst",
+        "no...a ty?",  # dots are no mask unless a masked word is one of masked.txt
+        "czekaj...a może",
+        "🇵🇱 gramy",  # regional indicators stay a flag
+        "a|b",
+        # cut-up words: ordinary words next to each other do not glue
+        "czy ci pasuje?",
+        "dam ci pana",
+        "ja je bardzo lubię",
+        "dam ci po razie",
+        "pędzi owce",
+        "ale ciapa to była",
+        "twój ruch, Ala",
+        "a hole in the wall",
+        "ruch Ani",
         "shiitake",
         # decisions: ordinary words that can also be insults or vulgar
         "pedał",  # a bicycle pedal; "ty pedale" is blocked
         "pedały",
         "szmata",  # a rag; the vocative "szmato" is blocked
         "szmatą",
+        "suka",  # a female dog; the vocative "suko" is blocked
+        "suki",
+        "kutasy",  # tassels; "kutas" is blocked
+        "kutasami",
         "jajko",  # LDNOOBW entries not blocked, see ldnoobw-excluded.txt
         "pieprzyć",
         "burdel",
@@ -120,8 +186,8 @@ def test_lets_through(text: str) -> None:
         "KУRWA",
         "kурwa",  # Cyrillic р, which looks like p (and reads as r)
         "kурва",  # mostly Cyrillic
-        "sука",
-        "ѕуkа",  # Macedonian dze, by look, and у, by sound
+        "sуко",  # Cyrillic у, к, о
+        "ѕуkо",  # Macedonian dze, by look, and у, by sound
         "hуй",
         "пiзда",  # п and д look like no Latin letter, but read as p and d
         "ch\u0443j",
@@ -142,13 +208,51 @@ def test_lets_through(text: str) -> None:
         "hój",
         "c h u j",
         "p1erdo1ę",
-        "d3b1l",
-        "d3b11",
-        "5uk4",
+        "5uk0",
+        "suqo",  # q before a vowel is k
         "gowno",
         "guwno",
         "dvpa",
         "spier.dalaj",
+        # misspellings by sound (sounds.txt)
+        "kurła",
+        "dziffka",
+        "yebać",
+        "zayebisty",
+        "huy",
+        "pjerdolić",
+        "pizta",
+        "tsipa",
+        "kutaz",
+        # cut into pieces of two or more letters
+        "ku rwa",
+        "pier do lić",
+        "za je bi sty",
+        "ruc hać",
+        "ci pa",
+        # glued into a run of words
+        "tychuju",
+        "alepizda",
+        "tysukojedna",
+        "idźdodupy",
+        # words all in Cyrillic, read by sound for a few stems (foreign.txt)
+        "курва",
+        "хуй",
+        "пизда",
+        # masks of three letters or more, at the end, by dots (masked.txt)
+        "k***a",
+        "ty k***o!",
+        "kurw*",
+        "k...a",
+        # letters in squares, separated by pipes; spelled with doubled letters
+        "🅺🆄🆁🆆🅰",
+        "k|u|r|w|a",
+        "FAGG0T",
+        # abbreviations
+        "kfa",
+        "jbć",
+        "spdl",
+        "hvdp",
     ],
 )
 def test_disguises(text: str) -> None:
@@ -165,15 +269,45 @@ def test_the_disguised_set_is_detected() -> None:
     """Every base form in every disguise, and the real-world forms: over 99% caught."""
     missed = collections.Counter(name for text, name, _ in disguised() if not find_vulgarity(text))
     total = sum(1 for _ in disguised())
-    assert total > 3000
+    assert total > 10000
     assert sum(missed.values()) < total / 100, missed
 
 
-@pytest.mark.parametrize("name", ["sentences.txt", "chat.txt", "names.txt"])
+# The least share of each disguise caught, in % (the others: 99). Below 99: what is
+# known to be missed, see each file's misses in `bench/filter_corpus.py`.
+FLOORS = {
+    "leet": 98,  # words all in digits (13584) are numbers
+    "leet, upper": 98,
+    "leet, spaces": 98,
+    "pieces of 2-3 letters": 95,  # "ci" starts few cut-up words (pieces.txt): ci psko
+    "phonetic": 98,
+    "glued into words": 97,
+    "real: abbreviations": 90,  # masks of three letters (k***a)
+    "real: english": 97,
+    "real: glued": 95,
+    "real: phonetic": 96,  # pezda (Pezda, a surname), pierdulić (pierdółka, a trifle)
+    "real: pieces": 97,
+}
+
+
+def test_every_disguise_is_detected() -> None:
+    texts: dict[str, list[str]] = collections.defaultdict(list)
+    for text, name, _ in disguised():
+        texts[name].append(text)
+    assert set(REAL_WORLD.values()) <= set(texts)
+    shares = {
+        name: 100 * sum(find_vulgarity(text) is not None for text in group) / len(group)
+        for name, group in texts.items()
+    }
+    assert {name: s for name, s in shares.items() if s < FLOORS.get(name, 99)} == {}
+
+
+@pytest.mark.parametrize("name", CLEAN)
 def test_ordinary_text_has_no_hit(name: str) -> None:
     corpus = lines(name)
-    assert len(corpus) > 200
+    assert len(corpus) > (80 if name == "traps.txt" else 200)
     assert [(line, found) for line in corpus if (found := find_vulgarity(line))] == []
+    assert [line for line in corpus if HAND_MADE.find(line)] == []
 
 
 def test_every_ldnoobw_entry_is_detected_or_excluded() -> None:

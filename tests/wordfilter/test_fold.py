@@ -20,6 +20,9 @@ from tysiac.wordfilter.fold import unmasked
         ("rzygać", "zygac"),  # rz and ż sound alike
         ("żygać", "zygac"),
         ("qrwa", "kurwa"),  # q for "ku"
+        ("qtas", "kutas"),
+        ("suqo", "suko"),  # q before a vowel for "k"
+        ("qurwa", "kurwa"),
         ("kuuurwaaa", "kurwa"),  # repeated letters
         ("cchhuuj", "huj"),
         ("k0rw4", "korwa"),  # leetspeak

@@ -15,7 +15,8 @@ Folding one word (``fold_word``) does, in order:
    word then read both ways (``readings``: ``kуrwa``, ``курва``);
 3. leetspeak: ``0 3 4 @ 5 $ 7 8`` -> ``o e a a s s t b``; ``1 ! |`` stay as ``1``, a letter
    the patterns read as either ``i`` or ``l``;
-4. spellings that sound alike: ``ch`` -> ``h``, ``rz`` -> ``z``, ``q`` -> ``ku``, ``x`` -> ``ks``
+4. spellings that sound alike: ``ch`` -> ``h``, ``rz`` -> ``z``, ``x`` -> ``ks``, ``q`` -> ``k``
+   before a vowel (``suqa``), else ``ku`` (``qrwa``, ``qtas``)
    (``v`` stays: the patterns read it as ``w`` or ``u``, as in ``kurva`` and ``dvpa``);
 5. runs of one letter -> one letter (``kuuurwa`` -> ``kurwa``), except ``11`` (``d3b11`` is debil).
 """
@@ -33,12 +34,19 @@ from .skeleton import is_default_ignorable, latin_look, latin_sound
 # skeleton: it maps I -> l, m -> rn, 0 -> O, ł -> l̸, and leetspeak is step 3's business.
 POLISH = {"ó": "u", "ł": "l"}
 LEET = str.maketrans("034@5$78!|", "oeaasstb11")
-SOUND_ALIKES = (("ch", "h"), ("rz", "z"), ("q", "ku"), ("x", "ks"))
+SOUND_ALIKES = (("ch", "h"), ("rz", "z"), ("x", "ks"))
+Q_BEFORE_VOWEL = re.compile(r"q(?=[aeioy])")  # suqa, suqinsyn: q is k; qrwa, qtas: ku
 WORD = re.compile(r"(?:[^\W_]|[@$!|])+")
 REPEATS = re.compile(r"([^1])\1+")  # "11" may stand for "il", "li" or "ll"
 # One or two letters masked inside a word: k*rwa, ch*j, sp##rdalaj (not *emphasis*).
 MASK = re.compile(r"(?<=[^\W_])[*#]{1,2}(?=[^\W_])")
+# A longer mask after a first letter: k***a, ch**j, kurw*, k...a (two dots or more).
+MASKS = r"(?:[*#]+|\.{2,})"
+LONG_MASK = re.compile(rf"[^\W\d_]+(?:{MASKS}[^\W\d_]*)+")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Letters in squares and circles without a decomposition: 🅺 🄺 🅚 (not the regional
+# indicators 🇰: two of them are a flag)
+ENCLOSED = re.compile(r"(?:NEGATIVE )?(?:SQUARED|CIRCLED) LATIN CAPITAL LETTER ([A-Z])")
 MIXED = 3  # a word with more letters of two readings is read all by look, then all by sound
 
 # Letters outside the Polish alphabet and their readings in Latin letters, by look then by
@@ -60,6 +68,8 @@ class _CharTable(dict[int, str | None]):
             result = POLISH[char]
         elif unicodedata.category(char) in ("Mn", "Me", "Cf") or is_default_ignorable(char):
             result = None
+        elif enclosed := ENCLOSED.fullmatch(unicodedata.name(char, "")):
+            result = enclosed[1].lower()  # 🅺 has no decomposition: a letter by its name
         else:
             decomposed = unicodedata.normalize("NFKD", char)
             result = "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -111,6 +121,19 @@ def readings(token: str) -> list[str]:
     return ["".join(option[0] for option in options), "".join(option[-1] for option in options)]
 
 
+def foreign_sounds(text: str) -> list[str]:
+    """The words of ``text`` all in Cyrillic or Greek, read by sound and folded: ``курва``
+    -> ``kurva``, ``хуй`` -> ``huj``. Only for the few stems these alphabets write too
+    (``data/foreign.txt``): by sound, Ukrainian and Russian words hit Polish stems by the
+    thousand (``readings``)."""
+    found = []
+    for token in WORD.findall(fold_letters(text)):
+        if not ASCII.search(token) and any(char in READINGS for char in token):
+            sound = "".join(READINGS.get(char, (char,))[-1] for char in token)
+            found.append(_finish(sound))
+    return found
+
+
 def finish(token: str) -> str:
     """Steps 3 to 5 on one token of ``fold_letters`` output, read by look."""
     return _finish(token if token.isascii() else readings(token)[0])
@@ -128,6 +151,8 @@ def _finish(token: str) -> str:
     if not token.isalpha():
         token = token.translate(LEET)
     token = _single(token)
+    if "q" in token:
+        token = _single(Q_BEFORE_VOWEL.sub("k", token).replace("q", "ku"))
     for spelling, sound in SOUND_ALIKES:
         if spelling in token:
             token = _single(token.replace(spelling, sound))
@@ -148,10 +173,15 @@ def fold_word(word: str) -> str:
     return "".join(finish(token) for token in WORD.findall(fold_letters(word)))
 
 
+PIPED = re.compile(r"(?:[^\W\d_]\|)+[^\W\d_]")  # k|u|r|w|a: | separates, it is no l
+
+
 def _tokens(chunk: str) -> list[str]:
     """The tokens of one whitespace-free chunk, without ``!`` or ``|`` at their ends."""
     if chunk.isalpha():
         return [chunk]
+    if PIPED.fullmatch(chunk):
+        return chunk.split("|")
     tokens = (token.strip("!|") for token in WORD.findall(chunk))
     return [token for token in tokens if token]
 
@@ -191,6 +221,31 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
     joined = ("".join(tokens) for tokens in glued if len(tokens) > 1)
     glued_words = [read for word in joined if not word.isdigit() for read in finish_all(word)]
     return words, glued_words + others
+
+
+def plain(text: str) -> str:
+    """Steps 1 to 3 only (no sound-alikes, no repeats): to compare letter for letter."""
+    return fold_letters(text).translate(LEET)
+
+
+def mask_patterns(text: str) -> list[re.Pattern[str]]:
+    """Each word of ``text`` with three masked letters or more, or masked at its end, or by
+    dots, as a regex of words folded by ``plain``: ``k***a`` -> ``k.{2,4}a``, ``kurw*`` ->
+    ``kurw.{0,2}``, ``ch..j`` -> ``ch.{1,2}j`` (matched in full)."""
+    found: list[re.Pattern[str]] = []
+    for chunk in text.split():
+        for word in LONG_MASK.findall(chunk):
+            masks = re.findall(MASKS, word)
+            if "." not in word and sum(map(len, masks)) < 3 and not word.endswith(("*", "#")):
+                continue  # unmasked() fills these in
+            shown = [re.escape(plain(piece)) for piece in re.split(MASKS, word)]
+            # dots are seldom counted: k..a, ch..j; stars are, give or take one: k***a
+            dots = [
+                f".{{1,{len(mask)}}}" if mask[0] == "." else f".{{{len(mask) - 1},{len(mask) + 1}}}"
+                for mask in masks
+            ] + [""]
+            found.append(re.compile("".join(s + d for s, d in zip(shown, dots, strict=True))))
+    return found
 
 
 def unmasked(text: str) -> list[str]:
