@@ -44,7 +44,7 @@ def test_a_game_alone_against_two_medium_bots_is_played_to_its_end(
         with server.http() as http:
             summary = http.get(f"/api/games/{code}").json()
         assert summary["bots"] == [None, "medium", "medium"]
-        play_until([me], finished, limit=180)
+        play_until([me, watcher], finished, limit=180)  # the watcher read meanwhile too
         state = settle([me, watcher]) and me.state
         assert state["view"]["timeouts"] == [0, 0, 0]
         assert not any(e["kind"] == "timeout" for e in state["log"])

@@ -190,3 +190,30 @@ def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path
         await engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_a_transaction_that_reads_then_writes_waits_for_the_other_process(tmp_path: Path) -> None:
+    """The admin command reads, then writes, while the server commits moves: its
+    transaction takes SQLite's write lock first (BEGIN IMMEDIATE), so the server's next
+    commit waits for it instead of either one failing with "database is locked"."""
+
+    async def scenario() -> None:
+        commits = await _table(tmp_path)  # the server
+        admin = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'commits.db'}")  # another process
+
+        async def move() -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (1)"))
+
+        async with backend.writer(admin).begin() as conn:
+            assert list(await conn.execute(text("SELECT n FROM t"))) == []
+            server_move = asyncio.ensure_future(move())
+            await asyncio.sleep(0.2)  # the move waits for the admin's write lock
+            assert not server_move.done()
+            await conn.execute(text("INSERT INTO t VALUES (2)"))
+        await server_move
+        assert await _stored(commits) == [1, 2]
+        await admin.dispose()
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())

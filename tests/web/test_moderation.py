@@ -23,9 +23,9 @@ def tysiac_admin(server: LiveServer, *argv: str) -> str:
         env=env,
         capture_output=True,
         text=True,
-        check=True,
         timeout=60,
     )
+    assert done.returncode == 0, done.stderr
     return done.stdout
 
 

@@ -101,7 +101,7 @@ async def _connection(settings: Settings, write: bool = False) -> AsyncIterator[
     engine = backend.create_engine(settings.database_url)
     try:
         await backend.migrate(engine)
-        async with engine.begin() if write else engine.connect() as conn:
+        async with backend.writer(engine).begin() if write else engine.connect() as conn:
             yield conn
     finally:
         await engine.dispose()

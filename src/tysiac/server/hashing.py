@@ -24,7 +24,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tysiac.store import statsdb
+from tysiac.store import backend, statsdb
 
 from .config import Settings
 
@@ -72,7 +72,7 @@ def _write_key(path: Path, key: str) -> None:
 
 async def hashing_key(settings: Settings, engine: AsyncEngine) -> str:
     """The key for this run (see the module's docstring); the database holds none after."""
-    async with engine.begin() as conn:
+    async with backend.writer(engine).begin() as conn:
         old_key = await statsdb.take_server_value(conn, OLD_KEY_NAME)
         if settings.hashing_secret is not None:
             return settings.hashing_secret.get_secret_value()

@@ -34,6 +34,14 @@ def create_engine(url: str) -> AsyncEngine:
     return engine
 
 
+WRITER = "tysiac_writer"  # execution option: on SQLite, BEGIN IMMEDIATE (see _tune_sqlite)
+
+
+def writer(engine: AsyncEngine) -> AsyncEngine:
+    """The engine for transactions that write: on SQLite they take the write lock first."""
+    return engine.execution_options(**{WRITER: True})
+
+
 def _tune_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -50,7 +58,12 @@ def _tune_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
+        # A transaction that reads before it writes, while another process writes too (the
+        # server and the admin command), must take the write lock first: a deferred one
+        # cannot turn into a writer once the other has committed since its first read
+        # (SQLite answers "database is locked" at once, without waiting).
+        immediate = connection.get_execution_options().get(WRITER, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def _upgrade(connection: Connection) -> None:
@@ -61,7 +74,7 @@ def _upgrade(connection: Connection) -> None:
 
 
 async def migrate(engine: AsyncEngine) -> None:
-    async with engine.begin() as conn:
+    async with writer(engine).begin() as conn:
         # Processes starting at once: one migrates, the others wait and find nothing to do.
         await advisory_lock(conn, MIGRATION_LOCK)
         await conn.run_sync(_upgrade)

@@ -25,6 +25,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransaction
 
+from . import backend
+
 _inside: contextvars.ContextVar[bool] = contextvars.ContextVar("inside_group_commit", default=False)
 
 
@@ -92,7 +94,7 @@ class GroupCommit:
                 await batch.conn.invalidate()
 
     async def _begin(self) -> _Batch:
-        conn = await self.engine.connect()
+        conn = await backend.writer(self.engine).connect()
         try:
             transaction = await conn.begin()
             batch = _Batch(conn, transaction, (await conn.get_raw_connection()).driver_connection)
