@@ -139,6 +139,16 @@ def cpu_seconds(roots: list[int]) -> float:
     return total / CLK_TCK
 
 
+def loopback_bytes() -> int:
+    """Bytes carried by the loopback interface so far (/proc/net/dev): with the server and
+    its clients on this machine, their WebSocket traffic both ways, TCP/IP headers included."""
+    for line in Path("/proc/net/dev").read_text().splitlines():
+        name, _, counters = line.partition(":")
+        if name.strip() == "lo":
+            return int(counters.split()[0])
+    return 0
+
+
 def status_kib(pid: int, key: str) -> int:
     """A ``kB`` line of /proc/PID/status (VmRSS, VmHWM), 0 once the process is gone."""
     try:
@@ -578,6 +588,7 @@ class Outcome:
     server_cpu: float | None
     rss_peak: int | None  # KiB, summed over the server processes
     rss_peak_one: int | None
+    wire: int  # bytes over loopback in the window (both ways, headers included)
     high_water: list[int] = field(default_factory=list)
     finished: int = 0
     created_in: float = 0.0
@@ -659,8 +670,10 @@ def play(
         progress(f"every socket connected, measuring for {args.duration:g} s")
         time.sleep(max(0.0, begin - time.time()))
         cpu_begin = cpu_seconds(pids) if pids else None
+        wire_begin = loopback_bytes()
         time.sleep(max(0.0, begin + args.duration - time.time()))
         cpu_end = cpu_seconds(pids) if pids else None
+        wire = loopback_bytes() - wire_begin
         high_water = memory.high_water() if memory is not None else []
         results = [
             ClientResult(**message[2])
@@ -686,6 +699,7 @@ def play(
         client_cpu=sum(result.cpu for result in results),
         client_cpu_max=max(result.cpu for result in results),
         server_cpu=None if cpu_begin is None or cpu_end is None else cpu_end - cpu_begin,
+        wire=wire,
         rss_peak=memory.peak_total if memory is not None else None,
         rss_peak_one=memory.peak_one if memory is not None else None,
         high_water=high_water,
@@ -774,6 +788,8 @@ def report(args: argparse.Namespace, setup: str, processes: int, outcome: Outcom
         f"client CPU {client_cpu:.1f} ms/move"
         f" ({of_a_core(outcome.client_cpu, outcome.window)}{busiest})"
     )
+    if moves and outcome.wire:
+        figures.append(f"loopback traffic {outcome.wire / moves / 1024:.1f} KiB/move")
     print("   ".join(figures))
     total_errors = sum(outcome.errors.values())
     kinds = ", ".join(f"{kind}: {count}" for kind, count in outcome.errors.most_common())

@@ -46,6 +46,7 @@ def test_commands_that_queue_together_share_a_commit_and_each_is_stored_when_tol
         assert all(seen_when_told) and len(seen_when_told) == 200
         assert commits.commands == 200
         assert commits.commits < 50  # batched: the 200 did not each wait for an fsync
+        await commits.close()
         await commits.engine.dispose()
 
     asyncio.run(scenario())
@@ -66,6 +67,7 @@ def test_a_failing_command_undoes_only_its_own_writes(tmp_path: Path) -> None:
         failed = [n for n, result in enumerate(results) if isinstance(result, ValueError)]
         assert failed == list(range(0, 30, 3))
         assert await _stored(commits) == [n for n in range(30) if n % 3]
+        await commits.close()
         await commits.engine.dispose()
 
     asyncio.run(scenario())
@@ -80,6 +82,7 @@ def test_writing_inside_writing_is_refused_rather_than_waiting_for_itself(tmp_pa
                 async with commits.writing():
                     pass
         assert await _stored(commits) == [1]
+        await commits.close()
         await commits.engine.dispose()
 
     asyncio.run(scenario())
@@ -105,6 +108,7 @@ def test_a_failed_commit_fails_every_command_of_its_batch(tmp_path: Path) -> Non
         assert await _stored(commits) == []  # nobody was told, nothing was kept
         await command(7)  # the next batch is fine
         assert await _stored(commits) == [7]
+        await commits.close()
         await commits.engine.dispose()
 
     asyncio.run(scenario())
@@ -148,6 +152,7 @@ def test_a_command_cancelled_mid_statement_stays_cancelled_and_loses_only_its_ba
         async with commits.writing() as conn:  # the next command opens a batch of its own
             await conn.execute(text("INSERT INTO t VALUES (3)"))
         assert await _stored(commits) == [3]
+        await commits.close()
         await commits.engine.dispose()
 
     asyncio.run(scenario())
@@ -214,6 +219,36 @@ def test_a_transaction_that_reads_then_writes_waits_for_the_other_process(tmp_pa
         await server_move
         assert await _stored(commits) == [1, 2]
         await admin.dispose()
+        await commits.close()
+        await commits.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def test_closing_waits_for_the_commit_under_way_and_hands_the_connection_back(
+    tmp_path: Path,
+) -> None:
+    """The batches share one connection, kept between them; the server's stop closes it,
+    once the commands already writing are stored and told."""
+
+    async def scenario() -> None:
+        commits = await _table(tmp_path)
+
+        async def command(n: int) -> None:
+            async with commits.writing() as conn:
+                await conn.execute(text("INSERT INTO t VALUES (:n)"), {"n": n})
+
+        first = [asyncio.ensure_future(command(n)) for n in range(5)]
+        await asyncio.sleep(0)  # they are writing, or waiting for their turn
+        await commits.close()
+        await asyncio.gather(*first)
+        assert await _stored(commits) == list(range(5))
+        pool = commits.engine.sync_engine.pool
+        assert pool.checkedout() == 0  # type: ignore[attr-defined]
+        await command(5)  # a command after the close opens the connection again
+        assert await _stored(commits) == list(range(6))
+        await commits.close()
+        assert pool.checkedout() == 0  # type: ignore[attr-defined]
         await commits.engine.dispose()
 
     asyncio.run(scenario())

@@ -160,7 +160,7 @@ def create_app(
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
-            service.thinker.close()
+            await service.close()
             await bus.stop()
             await engine.dispose()
 

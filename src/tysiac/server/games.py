@@ -108,6 +108,12 @@ class GameService:
         async with manager as conn:
             yield conn
 
+    async def close(self) -> None:
+        """The server stops: the computer players' workers, then the writes under way."""
+        self.thinker.close()
+        if self.commits is not None:
+            await self.commits.close()
+
     def now(self) -> datetime:
         return self.clock()
 

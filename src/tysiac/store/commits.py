@@ -37,19 +37,40 @@ class BrokenBatch(Exception):
 class _Batch:
     """One open transaction and the commit its commands wait for."""
 
-    def __init__(self, conn: AsyncConnection, transaction: AsyncTransaction, driver: Any) -> None:
-        self.conn = conn
+    def __init__(self, writer: _Writer, transaction: AsyncTransaction) -> None:
+        self.writer = writer
+        self.conn = writer.conn
         self.transaction = transaction
-        self.driver = driver  # the aiosqlite connection under ``conn``
         self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.commands = 0  # that wrote in it and wait for its commit
         self.broken = False  # a command's undo failed: the connection is gone
+
+
+class _Writer:
+    """The connection every batch writes on, kept open from one batch to the next: taking
+    one from the pool and handing it back (with its reset) for each batch cost more
+    than a move's writes."""
+
+    def __init__(self, conn: AsyncConnection, driver: Any) -> None:
+        self.conn = conn
+        self.driver = driver  # the aiosqlite connection under ``conn``
+        self.sqlite = backend.sqlite_connection(conn)  # the same, called on this thread
+
+    @classmethod
+    async def open(cls, engine: AsyncEngine) -> _Writer:
+        conn = await backend.writer(engine).connect()
+        try:
+            return cls(conn, (await conn.get_raw_connection()).driver_connection)
+        except BaseException:
+            await conn.close()
+            raise
 
 
 class GroupCommit:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self._turn = asyncio.Lock()  # one command writes at a time (and the commit)
+        self._writer: _Writer | None = None  # None: opened by the next batch
         self._open: _Batch | None = None
         self._committing: set[asyncio.Task[None]] = set()  # held until done
         self.commits = 0  # transactions committed: with ``commands``, the batching
@@ -65,41 +86,64 @@ class GroupCommit:
         try:
             async with self._turn:
                 batch = self._open or await self._begin()
-                # A savepoint: undone alone on error. Straight on the driver, as SQLAlchemy's
-                # own (begin_nested) cost more than the command's writes.
-                await batch.driver.execute("SAVEPOINT command")
+                # A savepoint: undone alone on error. Straight on SQLite, on this thread
+                # (``backend.sqlite_connection``): SQLAlchemy's own (begin_nested), and even
+                # a hop to aiosqlite's thread, cost more than the command's writes.
+                batch.writer.sqlite.execute("SAVEPOINT command")
                 try:
                     yield batch.conn
                 except BaseException:
                     await self._undo(batch)
                     raise  # the block's own error: a cancel stays a cancel
-                await batch.driver.execute("RELEASE command")
+                batch.writer.sqlite.execute("RELEASE command")
                 batch.commands += 1
         finally:
             _inside.reset(token)
         await asyncio.shield(batch.committed)
 
+    async def close(self) -> None:
+        """Wait for the commits under way, then close the writing connection."""
+        async with self._turn:
+            pass  # a batch still open is committed by its task, queued before this
+        if self._committing:
+            await asyncio.gather(*self._committing, return_exceptions=True)
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            await writer.conn.close()
+
     async def _undo(self, batch: _Batch) -> None:
         """Undo the failed command's savepoint. Should that fail too (SQLAlchemy closes a
         connection whose statement was cancelled), the batch is lost: nobody was told of
-        its writes yet, its commit fails them all, and the next command opens a new one."""
+        its writes yet, its commit fails them all, and the next command opens a new one.
+        Through aiosqlite: it then runs after any statement of the command still running
+        in aiosqlite's thread (one that was cancelled, say)."""
         try:
-            await batch.driver.execute("ROLLBACK TO command")
-            await batch.driver.execute("RELEASE command")
+            await batch.writer.driver.execute("ROLLBACK TO command")
+            await batch.writer.driver.execute("RELEASE command")
         except Exception:
             batch.broken = True
             if self._open is batch:
                 self._open = None
+            self._drop(batch.writer)
             with contextlib.suppress(Exception):  # its transaction, should it still be open
                 await batch.conn.invalidate()
 
+    def _drop(self, writer: _Writer) -> None:
+        """The next batch opens a new connection: this one's transaction is in doubt."""
+        if self._writer is writer:
+            self._writer = None
+
     async def _begin(self) -> _Batch:
-        conn = await backend.writer(self.engine).connect()
+        if self._writer is None:
+            self._writer = await _Writer.open(self.engine)
+        writer = self._writer
         try:
-            transaction = await conn.begin()
-            batch = _Batch(conn, transaction, (await conn.get_raw_connection()).driver_connection)
+            batch = _Batch(writer, await writer.conn.begin())
         except BaseException:
-            await conn.close()
+            self._drop(writer)
+            with contextlib.suppress(Exception):
+                await writer.conn.invalidate()
+            await writer.conn.close()
             raise
         self._open = batch
         # Queued behind the commands already waiting for their turn: they join this batch.
@@ -123,15 +167,19 @@ class GroupCommit:
                     await batch.transaction.rollback()
             except asyncio.CancelledError:  # the server stops: nobody is told it was stored
                 batch.committed.cancel()
+                self._drop(batch.writer)
+                with contextlib.suppress(Exception):
+                    await batch.conn.invalidate()
                 raise
             except Exception as error:  # the disk, say: every command of the batch fails
                 # A failed COMMIT may leave SQLite's transaction open: the connection is
-                # thrown away rather than handed back to the pool.
+                # thrown away, and the next batch opens another.
+                self._drop(batch.writer)
                 with contextlib.suppress(Exception):
                     await batch.conn.invalidate()
+                with contextlib.suppress(Exception):
+                    await batch.conn.close()
                 batch.committed.set_exception(error)
                 batch.committed.exception()  # retrieved: each waiting command raises it
             else:
                 batch.committed.set_result(None)
-            finally:
-                await batch.conn.close()

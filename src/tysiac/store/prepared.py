@@ -1,11 +1,12 @@
-"""The statements of every move, compiled once and run on SQLite's driver directly.
+"""The statements of every move, compiled once and run on SQLite directly.
 
 Measured under load (bench/load.py), SQLAlchemy's work around each statement (its cache
 key, execution context, result and the greenlet hop) cost several times what SQLite
 spent running it, and every move runs the same two: the game's row and its new events.
 So on SQLite these two are compiled once, by SQLAlchemy (the SQL and the order of its
 parameters), with SQLAlchemy's own bind processors (times as UTC text, JSON), and run
-on the aiosqlite connection under the open transaction, one thread hop each. Other
+on the SQLite connection under the open transaction, on the event loop's thread
+(``backend.sqlite_connection``: the group commit's turn makes that safe). Other
 backends, and every other statement, go through SQLAlchemy as usual; the stored values
 are the same either way (``test_group_commit.py`` reads them back through SQLAlchemy).
 """
@@ -19,6 +20,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
+
+from .backend import sqlite_connection
 
 Order = list[tuple[str, Any]]  # each parameter's name and processor
 
@@ -50,11 +53,8 @@ class Prepared:
     async def run(self, conn: AsyncConnection, values: Mapping[str, Any]) -> int:
         """Run it once: the number of rows it changed."""
         sql, order = self._compile(conn.dialect)
-        driver = (await conn.get_raw_connection()).driver_connection
-        cursor = await driver.execute(sql, self._row(order, values))  # type: ignore[union-attr]
-        return int(cursor.rowcount)
+        return sqlite_connection(conn).execute(sql, self._row(order, values)).rowcount
 
     async def run_many(self, conn: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
         sql, order = self._compile(conn.dialect)
-        driver = (await conn.get_raw_connection()).driver_connection
-        await driver.executemany(sql, [self._row(order, row) for row in rows])  # type: ignore[union-attr]
+        sqlite_connection(conn).executemany(sql, [self._row(order, row) for row in rows])
