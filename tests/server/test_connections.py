@@ -361,3 +361,23 @@ def test_addresses_are_redacted_wherever_they_are_written() -> None:
         assert address not in redacted, redacted
     assert "192.0.2.1" not in redacted
     assert "At 10:42:43, version 3.11.7, 0.5 s, ratio 1:2, file ws.py." in redacted
+
+
+def test_game_sockets_are_compressed_with_small_windows_and_play_on(tmp_path: Path) -> None:
+    """permessage-deflate with the server's own windows (``serving/protocols.py``): a
+    client that offers it, as browsers do, gets those, and its states arrive whole."""
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        players = [server.client(code, token) for token in tokens]
+        try:
+            for player in players:
+                extensions = player.ws.response.headers["Sec-WebSocket-Extensions"]
+                assert extensions.startswith("permessage-deflate")
+                assert "server_max_window_bits=12" in extensions
+                assert "client_max_window_bits=9" in extensions
+            start = players[0].state["v"]
+            play_until(players, lambda state: state["v"] > start + 5, limit=20)
+            assert all(player.state["view"]["hand"] is not None for player in players)
+        finally:
+            for player in players:
+                player.close()
