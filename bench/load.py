@@ -30,7 +30,9 @@ RLIMIT_NOFILE to the hard limit, for the servers and clients it starts.) It prin
   on (p50, p95, p99, max);
 - the server's CPU time per move (all its processes and their children, from
   ``/proc``), its peak resident memory (sampled every second over the whole run) and
-  VmHWM; the clients' own CPU per move, to tell whether they were the bottleneck;
+  VmHWM; the clients' own CPU per move and their longest garbage collection (their
+  collections are tuned as the server's), to tell whether they were the bottleneck;
+- the bytes the loopback interface carried per move (both ways, headers included);
 - errors by kind and by when (create, ramp, window, close): refused moves, HTTP
   failures, sockets closed early, moves not answered within 10 s (still awaited; taken
   as lost after 60 s), server auto-moves (a seat timed out); and dropped sockets;
@@ -45,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import math
 import multiprocessing
 import os
@@ -74,6 +77,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from local_server import server_process
 from server import choose
+from tysiac.server.serving import tune_garbage_collection
 
 try:
     import orjson
@@ -299,6 +303,35 @@ class ClientResult:
     cpu: float  # process_time() during the window
     moves_total: int  # answered moves over the whole run
     finished: int  # games that ended during the run
+    gc_longest: float  # seconds: this process's longest garbage collection in the window
+    gc_total: float  # seconds of garbage collection in the window
+
+
+class Collections:
+    """This client process's garbage collections: a pause here delays every answer it is
+    waiting for, so it is measured, and kept short as the server keeps its own."""
+
+    def __init__(self) -> None:
+        self.counting = False
+        self.longest = 0.0
+        self.total = 0.0
+        self._started = 0.0
+
+    def __enter__(self) -> Collections:
+        tune_garbage_collection()
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self.counting:
+            pause = time.perf_counter() - self._started
+            self.longest = max(self.longest, pause)
+            self.total += pause
 
 
 @dataclass
@@ -328,6 +361,7 @@ class Client:
         self.moves_total = 0
         self.finished = 0
         self.tasks: set[asyncio.Task[None]] = set()
+        self.collections = Collections()
 
     def spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
@@ -391,7 +425,9 @@ class Client:
         self.window = (begin, end)
         await asyncio.sleep(max(0.0, begin - time.time()))
         cpu_start = time.process_time()
+        self.collections.counting = True
         await asyncio.sleep(max(0.0, end - time.time()))
+        self.collections.counting = False
         cpu = time.process_time() - cpu_start
         self.closing = True
         held = sum(ws is not None for game in self.games for ws in game.sockets)
@@ -415,6 +451,8 @@ class Client:
             cpu=cpu,
             moves_total=self.moves_total,
             finished=self.finished,
+            gc_longest=self.collections.longest,
+            gc_total=self.collections.total,
         )
 
 
@@ -565,7 +603,9 @@ def client_main(
     out: Queue[Any],
 ) -> None:
     """A client process (started with "spawn"): play JOB, put its ClientResult."""
-    result = asyncio.run(Client(job).run(ramp_start, window_start, out))
+    client = Client(job)
+    with client.collections:
+        result = asyncio.run(client.run(ramp_start, window_start, out))
     # A dict: the classes of this process's main module are not the parent's to unpickle.
     out.put(("result", job.index, asdict(result)))
 
@@ -585,6 +625,8 @@ class Outcome:
     dropped: int
     client_cpu: float
     client_cpu_max: float  # the busiest client process
+    client_gc_longest: float  # seconds, over the client processes
+    client_gc_total: float
     server_cpu: float | None
     rss_peak: int | None  # KiB, summed over the server processes
     rss_peak_one: int | None
@@ -698,6 +740,8 @@ def play(
         dropped=sum(result.dropped for result in results),
         client_cpu=sum(result.cpu for result in results),
         client_cpu_max=max(result.cpu for result in results),
+        client_gc_longest=max(result.gc_longest for result in results),
+        client_gc_total=sum(result.gc_total for result in results),
         server_cpu=None if cpu_begin is None or cpu_end is None else cpu_end - cpu_begin,
         wire=wire,
         rss_peak=memory.peak_total if memory is not None else None,
@@ -787,6 +831,10 @@ def report(args: argparse.Namespace, setup: str, processes: int, outcome: Outcom
     figures.append(
         f"client CPU {client_cpu:.1f} ms/move"
         f" ({of_a_core(outcome.client_cpu, outcome.window)}{busiest})"
+    )
+    figures.append(
+        f"client GC: longest pause {outcome.client_gc_longest * 1000:.0f} ms,"
+        f" {outcome.client_gc_total * 1000:.0f} ms in all"
     )
     if moves and outcome.wire:
         figures.append(f"loopback traffic {outcome.wire / moves / 1024:.1f} KiB/move")
