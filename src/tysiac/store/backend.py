@@ -41,9 +41,9 @@ def create_engine(url: str) -> AsyncEngine:
 def sqlite_connection(conn: AsyncConnection) -> sqlite3.Connection:
     """The SQLite connection under ``conn``, for statements run straight on this thread.
 
-    aiosqlite runs each statement in a thread of its own, and the hop there and back cost
-    the event loop about 80 µs of CPU (``bench/engine.py``): forty times what SQLite spends
-    on a move's small writes, which never wait for the disk (only the commit does, and it
+    aiosqlite runs each statement in a thread of its own, and the hop there and back costs
+    the event loop 60–80 µs of CPU (``bench/sqlite_calls.py``): a hundred times what SQLite
+    spends on a move's small writes, which never wait for the disk (only the commit does, and it
     still goes through aiosqlite). So the group commit and the move's statements call
     SQLite here directly. It is safe while nothing else uses the connection at the same
     time: the caller must hold the connection's transaction alone and have awaited every

@@ -143,7 +143,8 @@ class GroupCommit:
             self._drop(writer)
             with contextlib.suppress(Exception):
                 await writer.conn.invalidate()
-            await writer.conn.close()
+            with contextlib.suppress(Exception):
+                await writer.conn.close()
             raise
         self._open = batch
         # Queued behind the commands already waiting for their turn: they join this batch.
@@ -170,6 +171,8 @@ class GroupCommit:
                 self._drop(batch.writer)
                 with contextlib.suppress(Exception):
                     await batch.conn.invalidate()
+                with contextlib.suppress(Exception):
+                    await batch.conn.close()
                 raise
             except Exception as error:  # the disk, say: every command of the batch fails
                 # A failed COMMIT may leave SQLite's transaction open: the connection is
