@@ -28,9 +28,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 MIGRATION_LOCK = 1_000_001  # a PostgreSQL advisory lock key (the same in every process)
 
 
+# PostgreSQL connections a process keeps open, and how many more it may open at a busy
+# moment (closed again when handed back). SQLAlchemy's 5 kept were too few under load:
+# every command holds one for its transaction and every catching-up read another, and
+# the connections opened and closed beyond them (with TLS tried first) cost more than the
+# queries. Two processes at most use 2 × 30 of PostgreSQL's default 100 connections.
+POOL_SIZE = 20
+POOL_OVERFLOW = 10
+
+
 def create_engine(url: str) -> AsyncEngine:
     if make_url(url).get_backend_name() != "sqlite":
-        return create_async_engine(url)
+        return create_async_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
     # The group commit runs a move's statements on the event loop's thread, on the
     # connection aiosqlite opened in its own (``sqlite_connection``).
     engine = create_async_engine(url, connect_args={"check_same_thread": False})
