@@ -32,7 +32,8 @@ RLIMIT_NOFILE to the hard limit, for the servers and clients it starts.) It prin
   ``/proc``), its peak resident memory (sampled every second over the whole run) and
   VmHWM; the clients' own CPU per move and their longest garbage collection (their
   collections are tuned as the server's), to tell whether they were the bottleneck;
-- the bytes the loopback interface carried per move (both ways, headers included);
+- the bytes the loopback interface carried per move (both ways, headers included; on
+  PostgreSQL, the database's and Redis's traffic too);
 - errors by kind and by when (create, ramp, window, close): refused moves, HTTP
   failures, sockets closed early, moves not answered within 10 s (still awaited; taken
   as lost after 60 s), server auto-moves (a seat timed out); and dropped sockets;
@@ -145,7 +146,8 @@ def cpu_seconds(roots: list[int]) -> float:
 
 def loopback_bytes() -> int:
     """Bytes carried by the loopback interface so far (/proc/net/dev): with the server and
-    its clients on this machine, their WebSocket traffic both ways, TCP/IP headers included."""
+    its clients on this machine, their WebSocket traffic both ways, TCP/IP headers included
+    (and with ``--backend postgres``, the servers' traffic with PostgreSQL and Redis too)."""
     for line in Path("/proc/net/dev").read_text().splitlines():
         name, _, counters = line.partition(":")
         if name.strip() == "lo":

@@ -32,7 +32,7 @@ MIGRATION_LOCK = 1_000_001  # a PostgreSQL advisory lock key (the same in every 
 # moment (closed again when handed back). SQLAlchemy's 5 kept were too few under load:
 # every command holds one for its transaction and every catching-up read another, and
 # the connections opened and closed beyond them (with TLS tried first) cost more than the
-# queries. Two processes at most use 2 × 30 of PostgreSQL's default 100 connections.
+# queries. At most 30 a process: three processes fit in PostgreSQL's default 100.
 POOL_SIZE = 20
 POOL_OVERFLOW = 10
 
@@ -51,12 +51,13 @@ def sqlite_connection(conn: AsyncConnection) -> sqlite3.Connection:
     """The SQLite connection under ``conn``, for statements run straight on this thread.
 
     aiosqlite runs each statement in a thread of its own, and the hop there and back costs
-    the event loop 60–80 µs of CPU (``bench/sqlite_calls.py``): a hundred times what SQLite
-    spends on a move's small writes, which never wait for the disk (only the commit does, and it
-    still goes through aiosqlite). So the group commit and the move's statements call
-    SQLite here directly. It is safe while nothing else uses the connection at the same
-    time: the caller must hold the connection's transaction alone and have awaited every
-    statement it sent through aiosqlite, as the group commit's turn guarantees.
+    the event loop 60–80 µs of CPU (``bench/sqlite_calls.py``): a hundred times what
+    SQLite spends on a move's small writes, which never wait for the disk (only the
+    commit does, and it still goes through aiosqlite). So the group commit and the
+    move's statements call SQLite here directly. It is safe while nothing else uses the
+    connection at the same time: the caller must hold the connection's transaction alone
+    and have awaited every statement it sent through aiosqlite, as the group commit's
+    turn guarantees.
     """
     sync = conn.sync_connection
     assert sync is not None, "the connection is not open"

@@ -124,14 +124,17 @@ class GroupCommit:
             batch.broken = True
             if self._open is batch:
                 self._open = None
-            self._drop(batch.writer)
-            with contextlib.suppress(Exception):  # its transaction, should it still be open
-                await batch.conn.invalidate()
+            await self._discard(batch.writer)
 
-    def _drop(self, writer: _Writer) -> None:
-        """The next batch opens a new connection: this one's transaction is in doubt."""
+    async def _discard(self, writer: _Writer) -> None:
+        """Throw the connection away, its transaction in doubt (left open, say): the next
+        batch opens another. Closing the same one again does nothing."""
         if self._writer is writer:
             self._writer = None
+        with contextlib.suppress(Exception):
+            await writer.conn.invalidate()
+        with contextlib.suppress(Exception):
+            await writer.conn.close()
 
     async def _begin(self) -> _Batch:
         if self._writer is None:
@@ -140,11 +143,7 @@ class GroupCommit:
         try:
             batch = _Batch(writer, await writer.conn.begin())
         except BaseException:
-            self._drop(writer)
-            with contextlib.suppress(Exception):
-                await writer.conn.invalidate()
-            with contextlib.suppress(Exception):
-                await writer.conn.close()
+            await self._discard(writer)
             raise
         self._open = batch
         # Queued behind the commands already waiting for their turn: they join this batch.
@@ -168,20 +167,11 @@ class GroupCommit:
                     await batch.transaction.rollback()
             except asyncio.CancelledError:  # the server stops: nobody is told it was stored
                 batch.committed.cancel()
-                self._drop(batch.writer)
-                with contextlib.suppress(Exception):
-                    await batch.conn.invalidate()
-                with contextlib.suppress(Exception):
-                    await batch.conn.close()
+                await self._discard(batch.writer)
                 raise
             except Exception as error:  # the disk, say: every command of the batch fails
-                # A failed COMMIT may leave SQLite's transaction open: the connection is
-                # thrown away, and the next batch opens another.
-                self._drop(batch.writer)
-                with contextlib.suppress(Exception):
-                    await batch.conn.invalidate()
-                with contextlib.suppress(Exception):
-                    await batch.conn.close()
+                # A failed COMMIT may leave SQLite's transaction open.
+                await self._discard(batch.writer)
                 batch.committed.set_exception(error)
                 batch.committed.exception()  # retrieved: each waiting command raises it
             else:
