@@ -78,7 +78,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from local_server import server_process
 from server import choose
-from tysiac.server.serving import tune_garbage_collection
+from tysiac.server.serving import collect_garbage, tune_garbage_collection
 
 try:
     import orjson
@@ -411,6 +411,7 @@ class Client:
         while (start := ramp_start.value) == 0:
             await asyncio.sleep(0.01)
         watchdog = asyncio.ensure_future(self.watchdog())
+        collector = asyncio.ensure_future(collect_garbage())  # as the server's, on a clock
 
         async def open_at(game: Game) -> None:
             await asyncio.sleep(
@@ -438,6 +439,7 @@ class Client:
             await asyncio.sleep(0.05)
         self.stopping = True
         watchdog.cancel()
+        collector.cancel()
         for task in list(self.tasks):
             task.cancel()
         await asyncio.gather(
