@@ -39,7 +39,7 @@ from tysiac.store.schema import ACTIVE, EventKind, GameStatus
 from .config import Settings, utc_now
 from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
 from .moderation import Author
-from .security import token_matches
+from .security import token_hash
 from .snapshot import Held, StateMessage, snapshot
 from .table import PublicEvent, Table, apply_event, deck_event, empty_table
 from .table import Settings as TableSettings
@@ -167,12 +167,11 @@ class GameService:
         if token is None:
             return None
         async with self.engine.connect() as conn:
-            row = await gamedb.game_by_code(conn, code)
-            if row is None:
+            exists, seat = await gamedb.seat_by_token(conn, code, token_hash(token))
+            if not exists:
                 raise await missing(conn, code)
-            for seat in await gamedb.seats_of(conn, row.id):
-                if token_matches(token, seat.token_hash):
-                    return seat.seat
+        if seat is not None:
+            return seat
         raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
 
     def snapshot(self, table: Table, seat: int | None, held: Held | None = None) -> StateMessage:

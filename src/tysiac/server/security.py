@@ -33,10 +33,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_matches(token: str, stored_hash: str) -> bool:
-    return hmac.compare_digest(token_hash(token), stored_hash)
-
-
 def ip_hash(key: str, address: str) -> str:
     """HMAC of the address (IPv6 by its /64): the address itself is never stored."""
     try:

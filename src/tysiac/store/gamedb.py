@@ -141,6 +141,32 @@ async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
     return [SeatRow(r.seat, r.nick, r.token_hash) for r in rows]
 
 
+# A connection's hello: the game and the seat its token holds, in one query. No row: no
+# such game; a row without a seat: the token holds none of its seats.
+_SEAT_BY_TOKEN = (
+    select(games.c.id, seats.c.seat)
+    .select_from(
+        games.outerjoin(
+            seats,
+            (seats.c.game_id == games.c.id) & (seats.c.token_hash == bindparam("token_hash")),
+        )
+    )
+    .where(games.c.code == bindparam("code"))
+)
+
+
+async def seat_by_token(
+    conn: AsyncConnection, code: str, token_hash: str
+) -> tuple[bool, int | None]:
+    """Whether the game exists, and the seat whose token has this hash (None: no seat's).
+    The hash is looked up, not compared in constant time: its timing tells nothing of a
+    192-bit token."""
+    row = (await conn.execute(_SEAT_BY_TOKEN, {"code": code, "token_hash": token_hash})).first()
+    if row is None:
+        return False, None
+    return True, row.seat
+
+
 async def add_seat(
     conn: AsyncConnection, game_id: int, seat: int, nick: str, token_hash: str
 ) -> None:
