@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 Message = dict[str, Any]
+# What a process stored of a game's change, for the other processes' caches: the version
+# before it, the events as stored, their time, the game's deadline after it.
+Change = dict[str, Any]
+ChangeHook = Callable[[str, int, Change], None]  # the game's code, its version after, the change
 QUEUE_LIMIT = 256  # messages waiting for one slow connection before it is resynchronised
 
 
 class Bus(Protocol):
+    on_change: ChangeHook | None  # hears each change published with its ``change`` (RedisBus)
+
     def subscribe(self, code: str) -> asyncio.Queue[Message]: ...
     def unsubscribe(self, code: str, queue: asyncio.Queue[Message]) -> None: ...
 
-    async def publish(self, code: str, message: Message) -> None:
-        """To every connection watching the game, in every process."""
+    async def publish(self, code: str, message: Message, change: Change | None = None) -> None:
+        """To every connection watching the game, in every process; ``change`` goes to
+        every process's ``on_change`` (this one's too), never to a connection."""
 
     def deliver(self, code: str, message: Message) -> None:
         """To the connections of this process only."""
@@ -41,6 +49,7 @@ class Subscribers:
 
     def __init__(self) -> None:
         self._queues: defaultdict[str, set[asyncio.Queue[Message]]] = defaultdict(set)
+        self.on_change: ChangeHook | None = None
 
     def subscribe(self, code: str) -> asyncio.Queue[Message]:
         queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE_LIMIT)
@@ -74,8 +83,8 @@ class LocalBus(Subscribers):
         super().__init__()
         self._presence: defaultdict[str, Counter[int]] = defaultdict(Counter)
 
-    async def publish(self, code: str, message: Message) -> None:
-        self.deliver(code, message)
+    async def publish(self, code: str, message: Message, change: Change | None = None) -> None:
+        self.deliver(code, message)  # one process: its cache has the change already
 
     async def connected(self, code: str, seat: int | None, delta: int) -> None:
         if seat is None:

@@ -33,7 +33,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from .local import Message, Subscribers
+from .local import Change, Message, Subscribers
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +90,19 @@ class RedisBus(Subscribers):
 
     # --- updates --------------------------------------------------------------------
 
-    async def publish(self, code: str, message: Message) -> None:
+    async def publish(self, code: str, message: Message, change: Change | None = None) -> None:
+        payload = message if change is None else {**message, "change": change}
         try:
-            await self.redis.publish(self._key("game", code), orjson.dumps(message))
+            data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+            await self.redis.publish(self._key("game", code), data)
         except RedisError as error:
             log.warning("Redis unreachable (%s): game %s is told in this process only", error, code)
             self._heard(code, message)
 
     def _heard(self, code: str, message: Message) -> None:
+        change = message.pop("change", None)  # for the cache, not for the connections
+        if change is not None and self.on_change is not None:
+            self.on_change(code, message["v"], change)
         if "presence" in message and code in self._here:
             self._online[code] = set(message["presence"])
         self.deliver(code, message)

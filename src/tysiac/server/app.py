@@ -151,6 +151,7 @@ def create_app(
             dealing=dealing or Dealing(),
             clock=clock,
         )
+        bus.on_change = service.heard  # other processes' changes, into this one's cache
         app.state.service = service
         app.state.sweeper = Sweeper(service)
         sweeper = asyncio.create_task(app.state.sweeper.run())

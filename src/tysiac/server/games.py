@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from tysiac import rules
-from tysiac.bus.local import Bus
+from tysiac.bus.local import Bus, Change
 from tysiac.rules.timing import cancel_due, move_deadline
 from tysiac.store import gamedb, statsdb
 from tysiac.store.commits import GroupCommit
@@ -135,7 +135,9 @@ class GameService:
                 raise BrokenGame(row.code) from error
         if table.deadline != row.deadline:
             table = replace(table, deadline=row.deadline)
-        self._tables[row.code] = table
+        newest = self._tables.get(row.code)  # a change heard meanwhile may have passed it
+        if newest is None or newest.version <= table.version:
+            self._tables[row.code] = table
         if self.commits is not None:
             self._rows[row.code] = row
         return table
@@ -210,15 +212,17 @@ class GameService:
                 self._rows.pop(code, None)
                 table, result, published = await self._store(code, decide, sweeping, None)
         if published is not None:
-            await self.bus.publish(code, {"v": table.version, "events": published})
+            events, change = published
+            await self.bus.publish(code, {"v": table.version, "events": events}, change)
             self._wake_bot(table)
         return table, result
 
     async def _store(
         self, code: str, decide: Decide[R], sweeping: bool, row: gamedb.GameRow | None
-    ) -> tuple[Table, R, list[PublicEvent] | None]:
+    ) -> tuple[Table, R, tuple[list[PublicEvent], Change | None] | None]:
         """Decide on the game's row (read under its lock unless given) and store what was
-        decided: the table, the command's result, and the events to publish (None: none)."""
+        decided: the table, the command's result, and the events to publish with the
+        change for the other processes (None: nothing to publish)."""
         async with self.writing() as conn:
             if row is None:
                 row = await gamedb.game_by_code(conn, code, lock=True, skip_locked=sweeping)
@@ -234,7 +238,34 @@ class GameService:
         self._tables[code] = table  # committed now
         if self.commits is not None:
             self._rows[code] = row
-        return table, result, published
+            return table, result, (published, None)  # one process: nobody else caches it
+        change = {"after": before.version, "events": new, "at": row.updated_at}
+        return table, result, (published, change | {"deadline": table.deadline})
+
+    def heard(self, code: str, version: int, change: Change) -> None:
+        """A process stored a change of the game (the bus's ``on_change``): fold it into
+        the cached table if that is just before it, so that no connection here reads it
+        back from the store. Anything else (this process's own change, an older or a
+        newer one) leaves the cache as it is; a table behind is read up when needed."""
+        cached = self._tables.get(code)
+        if cached is None or cached.version != change["after"]:
+            return
+        at = datetime.fromisoformat(change["at"])
+        table = cached
+        try:
+            for kind, data in change["events"]:
+                table, _ = apply_event(table, kind, data, at)
+        except Exception:  # the log decides, when the table is next read
+            log.warning("game %s: a change heard from another process does not fold", code)
+            self._tables.pop(code, None)
+            return
+        if table.version != version:
+            self._tables.pop(code, None)
+            return
+        deadline = change["deadline"]
+        self._tables[code] = replace(
+            table, deadline=None if deadline is None else datetime.fromisoformat(deadline)
+        )
 
     def _wake_bot(self, table: Table) -> None:
         """When a computer player is to move, make its move when its pause is over rather
