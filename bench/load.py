@@ -32,6 +32,8 @@ RLIMIT_NOFILE to the hard limit, for the servers and clients it starts.) It prin
   ``/proc``), its peak resident memory (sampled every second over the whole run) and
   VmHWM; the clients' own CPU per move and their longest garbage collection (their
   collections are tuned as the server's), to tell whether they were the bottleneck;
+- how busy the whole machine was in the window, and the share of its time the
+  hypervisor took (steal: on a shared virtual machine, a figure that moves between runs);
 - the bytes the loopback interface carried per move (both ways, headers included; on
   PostgreSQL, the database's and Redis's traffic too);
 - errors by kind and by when (create, ramp, window, close): refused moves, HTTP
@@ -153,6 +155,16 @@ def loopback_bytes() -> int:
         if name.strip() == "lo":
             return int(counters.split()[0])
     return 0
+
+
+def machine_ticks() -> tuple[int, int, int]:
+    """The machine's CPU time so far (/proc/stat, in ticks of all cores): busy, stolen by
+    the hypervisor (a virtual machine whose host is busy runs slower), and in all."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    steal = fields[7] if len(fields) > 7 else 0
+    every = sum(fields[:8])
+    return every - idle - steal, steal, every
 
 
 def status_kib(pid: int, key: str) -> int:
@@ -635,6 +647,7 @@ class Outcome:
     rss_peak: int | None  # KiB, summed over the server processes
     rss_peak_one: int | None
     wire: int  # bytes over loopback in the window (both ways, headers included)
+    machine: tuple[int, int, int]  # the machine's ticks in the window: busy, stolen, in all
     high_water: list[int] = field(default_factory=list)
     finished: int = 0
     created_in: float = 0.0
@@ -717,9 +730,11 @@ def play(
         time.sleep(max(0.0, begin - time.time()))
         cpu_begin = cpu_seconds(pids) if pids else None
         wire_begin = loopback_bytes()
+        machine_begin = machine_ticks()
         time.sleep(max(0.0, begin + args.duration - time.time()))
         cpu_end = cpu_seconds(pids) if pids else None
         wire = loopback_bytes() - wire_begin
+        machine = tuple(b - a for a, b in zip(machine_begin, machine_ticks(), strict=True))
         high_water = memory.high_water() if memory is not None else []
         results = [
             ClientResult(**message[2])
@@ -748,6 +763,7 @@ def play(
         client_gc_total=sum(result.gc_total for result in results),
         server_cpu=None if cpu_begin is None or cpu_end is None else cpu_end - cpu_begin,
         wire=wire,
+        machine=(machine[0], machine[1], machine[2]),
         rss_peak=memory.peak_total if memory is not None else None,
         rss_peak_one=memory.peak_one if memory is not None else None,
         high_water=high_water,
@@ -843,6 +859,12 @@ def report(args: argparse.Namespace, setup: str, processes: int, outcome: Outcom
     if moves and outcome.wire:
         figures.append(f"loopback traffic {outcome.wire / moves / 1024:.1f} KiB/move")
     print("   ".join(figures))
+    busy, stolen, every = outcome.machine
+    if every:
+        print(
+            f"machine: {busy / every:.0%} of its {os.cpu_count()} cores busy,"
+            f" {stolen / every:.0%} stolen by the hypervisor"
+        )
     total_errors = sum(outcome.errors.values())
     kinds = ", ".join(f"{kind}: {count}" for kind, count in outcome.errors.most_common())
     print(
