@@ -8,8 +8,12 @@ message. The converters here turn the other modules' refusals into it.
 from __future__ import annotations
 
 import contextlib
+import logging
+import time
 from collections.abc import Iterator
 
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import rules
@@ -30,6 +34,35 @@ class ServiceError(Exception):
 
 
 UNKNOWN_GAME = ("unknown_game", "Nie ma gry o takim kodzie.", 404)
+BUSY = ("store_busy", "Serwer jest teraz przeciążony. Spróbuj ponownie za chwilę.", 503)
+BUSY_WARNING_SECONDS = 60  # the log says the store is busy at most once a minute
+
+log = logging.getLogger(__name__)
+_busy = {"warned": -float(BUSY_WARNING_SECONDS), "since": 0}
+
+
+@contextlib.contextmanager
+def store_busy() -> Iterator[None]:
+    """The store did not answer (no free connection in time, locked, unreachable): the
+    request is refused as ``store_busy`` (503), and what it asked for was not done. The log
+    says so once a minute, with the count and the cause, never the statement."""
+    try:
+        yield
+    except (PoolTimeout, OperationalError) as error:
+        _busy["since"] += 1
+        now = time.monotonic()
+        if now - _busy["warned"] >= BUSY_WARNING_SECONDS:
+            # The driver's own words (database is locked, disk is full, refused), never
+            # SQLAlchemy's, which quote the statement and its values.
+            cause = getattr(error, "orig", None)
+            log.warning(
+                "the store did not answer (%s%s): %d request(s) refused as busy",
+                type(error).__name__,
+                f": {str(cause)[:200]}" if cause is not None else "",
+                _busy["since"],
+            )
+            _busy["warned"], _busy["since"] = now, 0
+        raise ServiceError(*BUSY) from None
 
 
 class BrokenGame(ServiceError):

@@ -37,7 +37,7 @@ from tysiac.store.commits import GroupCommit
 from tysiac.store.schema import ACTIVE, EventKind, GameStatus
 
 from .config import Settings, utc_now
-from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals
+from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals, store_busy
 from .moderation import Author
 from .security import token_hash
 from .snapshot import Held, StateMessage, snapshot
@@ -103,10 +103,19 @@ class GameService:
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed on leaving the block (on SQLite, with others')."""
+        """A write transaction, committed on leaving the block (on SQLite, with others');
+        a store that does not answer is ``store_busy`` (503), and nothing was written."""
         manager = self.commits.writing() if self.commits is not None else self.engine.begin()
-        async with manager as conn:
-            yield conn
+        with store_busy():
+            async with manager as conn:
+                yield conn
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection to read on; a store that does not answer is ``store_busy`` (503)."""
+        with store_busy():
+            async with self.engine.connect() as conn:
+                yield conn
 
     async def close(self) -> None:
         """The server stops: the computer players' workers, then the writes under way."""
@@ -149,7 +158,7 @@ class GameService:
             return cached
         if cached is not None and code in self._rows:  # SQLite: the cache is the truth
             return cached
-        async with self.engine.connect() as conn:
+        async with self.reading() as conn:
             row = await gamedb.game_by_code(conn, code)
             if row is None:
                 raise await missing(conn, code)
@@ -168,7 +177,7 @@ class GameService:
         """The seat a token holds in the game, None for a spectator; a wrong token is refused."""
         if token is None:
             return None
-        async with self.engine.connect() as conn:
+        async with self.reading() as conn:
             exists, seat = await gamedb.seat_by_token(conn, code, token_hash(token))
             if not exists:
                 raise await missing(conn, code)

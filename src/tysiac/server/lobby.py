@@ -256,7 +256,7 @@ async def arrive(service: GameService, code: str, seat: int) -> None:
 
 
 async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
-    async with service.engine.connect() as conn:
+    async with service.reading() as conn:
         listed = await gamedb.public_games(conn)
     waiting: list[dict[str, Any]] = []
     playing: list[dict[str, Any]] = []

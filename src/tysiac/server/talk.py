@@ -27,7 +27,7 @@ async def check_not_blocked(
     """Refuse a blocked device or address (403), saying until when; in ``conn`` if given."""
     async with contextlib.AsyncExitStack() as stack:
         if conn is None:
-            conn = await stack.enter_async_context(service.engine.connect())
+            conn = await stack.enter_async_context(service.reading())
         try:
             await moderation.check_not_blocked(conn, author, service.now())
         except Refused as blocked:

@@ -35,14 +35,21 @@ MIGRATION_LOCK = 1_000_001  # a PostgreSQL advisory lock key (the same in every 
 # queries. At most 30 a process: three processes fit in PostgreSQL's default 100.
 POOL_SIZE = 20
 POOL_OVERFLOW = 10
+# How long a request waits for a free connection before it is refused as busy (the
+# service's 503 ``store_busy``), instead of SQLAlchemy's 30 s: a player is better told.
+POOL_WAIT_SECONDS = 10
 
 
-def create_engine(url: str) -> AsyncEngine:
+def create_engine(url: str, *, wait_seconds: float = POOL_WAIT_SECONDS) -> AsyncEngine:
     if make_url(url).get_backend_name() != "sqlite":
-        return create_async_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
+        return create_async_engine(
+            url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=wait_seconds
+        )
     # The group commit runs a move's statements on the event loop's thread, on the
     # connection aiosqlite opened in its own (``sqlite_connection``).
-    engine = create_async_engine(url, connect_args={"check_same_thread": False})
+    engine = create_async_engine(
+        url, connect_args={"check_same_thread": False}, pool_timeout=wait_seconds
+    )
     _tune_sqlite(engine.sync_engine)
     return engine
 

@@ -121,6 +121,7 @@ const socket = openSocket({
       return "now";
     }
     if (closeCode === 4404 || closeCode === 4410) store.markEnded(code);
+    if (closeCode === 4503) return "retry"; // the store was too busy: the same hello will do
     return null;
   },
   onProtocolError: (error) => {
