@@ -248,8 +248,13 @@ class GameService:
         if self.commits is not None:
             self._rows[code] = row
             return table, result, (published, None)  # one process: nobody else caches it
-        change = {"after": before.version, "events": new, "at": row.updated_at}
-        return table, result, (published, change | {"deadline": table.deadline})
+        change = {
+            "after": before.version,
+            "events": new,
+            "at": row.updated_at,
+            "deadline": table.deadline,
+        }
+        return table, result, (published, change)
 
     def heard(self, code: str, version: int, change: Change) -> None:
         """A process stored a change of the game (the bus's ``on_change``): fold it into
