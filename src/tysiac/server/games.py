@@ -98,6 +98,7 @@ class GameService:
         # again). PostgreSQL, shared by many processes, reads the row under its lock.
         self.commits = GroupCommit(engine) if engine.dialect.name == "sqlite" else None
         self._rows: dict[str, gamedb.GameRow] = {}  # with ``commits``: rows as last written
+        self._seats: dict[str, dict[str, int]] = {}  # by game: seats by token hash, as read
         self._stats_day = ""
         self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
 
@@ -171,18 +172,30 @@ class GameService:
         """Drop a game from this process's cache (deleted, or cancelled as broken)."""
         self._tables.pop(code, None)
         self._rows.pop(code, None)
+        self._seats.pop(code, None)
         self._locks.pop(code, None)
 
     async def seat_of(self, code: str, token: str | None) -> int | None:
-        """The seat a token holds in the game, None for a spectator; a wrong token is refused."""
+        """The seat a token holds in the game, None for a spectator; a wrong token is refused.
+
+        A seat once taken is never given to another token (a computer's seat has none),
+        so the seats last read answer for a token they know; one they do not know is
+        looked up again (a player who joined since), and only the store refuses it. The
+        hashes are looked up, not compared in constant time: their timing tells nothing
+        of a 192-bit token."""
         if token is None:
             return None
-        async with self.reading() as conn:
-            exists, seat = await gamedb.seat_by_token(conn, code, token_hash(token))
-            if not exists:
-                raise await missing(conn, code)
+        hashed = token_hash(token)
+        seat = self._seats.get(code, {}).get(hashed)
         if seat is not None:
             return seat
+        async with self.reading() as conn:
+            seats = await gamedb.seat_hashes(conn, code)
+            if seats is None:
+                raise await missing(conn, code)
+        self._seats[code] = seats
+        if hashed in seats:
+            return seats[hashed]
         raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
 
     def snapshot(self, table: Table, seat: int | None, held: Held | None = None) -> StateMessage:

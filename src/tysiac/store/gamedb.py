@@ -141,30 +141,22 @@ async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
     return [SeatRow(r.seat, r.nick, r.token_hash) for r in rows]
 
 
-# A connection's hello: the game and the seat its token holds, in one query. No row: no
-# such game; a row without a seat: the token holds none of its seats.
-_SEAT_BY_TOKEN = (
-    select(games.c.id, seats.c.seat)
-    .select_from(
-        games.outerjoin(
-            seats,
-            (seats.c.game_id == games.c.id) & (seats.c.token_hash == bindparam("token_hash")),
-        )
-    )
+# A connection's hello: the game and its seats' token hashes, in one query. No row: no
+# such game; a row without a seat: a game with none (never, once created).
+_SEAT_HASHES = (
+    select(games.c.id, seats.c.seat, seats.c.token_hash)
+    .select_from(games.outerjoin(seats, seats.c.game_id == games.c.id))
     .where(games.c.code == bindparam("code"))
 )
 
 
-async def seat_by_token(
-    conn: AsyncConnection, code: str, token_hash: str
-) -> tuple[bool, int | None]:
-    """Whether the game exists, and the seat whose token has this hash (None: no seat's).
-    The hash is looked up, not compared in constant time: its timing tells nothing of a
-    192-bit token."""
-    row = (await conn.execute(_SEAT_BY_TOKEN, {"code": code, "token_hash": token_hash})).first()
-    if row is None:
-        return False, None
-    return True, row.seat
+async def seat_hashes(conn: AsyncConnection, code: str) -> dict[str, int] | None:
+    """The game's seats by the hash of their tokens (a computer's: ``bot:<level>``), or
+    None if there is no such game."""
+    rows = (await conn.execute(_SEAT_HASHES, {"code": code})).all()
+    if not rows:
+        return None
+    return {row.token_hash: row.seat for row in rows if row.seat is not None}
 
 
 async def add_seat(
