@@ -14,7 +14,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -27,6 +30,7 @@ log = logging.getLogger(__name__)
 SEARCHING = frozenset({"strong"})
 THINK_LIMIT = 8.0  # seconds a searching move may take, queueing included
 FALLBACK = "medium"
+PARENT_CHECK_SECONDS = 0.5  # how often a worker looks whether its server still runs
 
 
 def _choose(level: str, view: GameView, seed: int) -> dict[str, Any]:
@@ -35,6 +39,19 @@ def _choose(level: str, view: GameView, seed: int) -> dict[str, Any]:
 
 def _warm() -> None:
     """Nothing: a worker imports this module, and so the bots and the solver, to run it."""
+
+
+def _outlive_no_server(server: int) -> None:
+    """A worker's start: it ends within a second of its server's end. A server killed
+    (SIGKILL, the OOM killer) cannot tell its workers, and they would wait for work for
+    ever, each holding its memory."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
 
 class Thinker:
@@ -47,7 +64,12 @@ class Thinker:
             # spawn: a fork of a process with threads (aiosqlite's, the event loop's)
             # can inherit a held lock; a fresh interpreter cannot.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                initializer=_outlive_no_server,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def warm(self, level: str) -> None:
