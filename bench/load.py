@@ -734,7 +734,7 @@ def play(
         time.sleep(max(0.0, begin + args.duration - time.time()))
         cpu_end = cpu_seconds(pids) if pids else None
         wire = loopback_bytes() - wire_begin
-        machine = tuple(b - a for a, b in zip(machine_begin, machine_ticks(), strict=True))
+        machine_end = machine_ticks()
         high_water = memory.high_water() if memory is not None else []
         results = [
             ClientResult(**message[2])
@@ -763,7 +763,11 @@ def play(
         client_gc_total=sum(result.gc_total for result in results),
         server_cpu=None if cpu_begin is None or cpu_end is None else cpu_end - cpu_begin,
         wire=wire,
-        machine=(machine[0], machine[1], machine[2]),
+        machine=(
+            machine_end[0] - machine_begin[0],
+            machine_end[1] - machine_begin[1],
+            machine_end[2] - machine_begin[2],
+        ),
         rss_peak=memory.peak_total if memory is not None else None,
         rss_peak_one=memory.peak_one if memory is not None else None,
         high_water=high_water,

@@ -6,10 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 from asyncio import Queue
-from typing import Any
 
 import orjson
-from sqlalchemy import event
 
 from tysiac.bus.local import Message
 from tysiac.bus.redis import RedisBus
@@ -19,7 +17,7 @@ from tysiac.server.games import GameService
 from tysiac.server.table import Table
 from tysiac.store import backend
 
-from ..server.harness import simple_move
+from ..server.harness import simple_move, statements
 from ..services import redis_url_or_skip
 
 
@@ -47,16 +45,8 @@ async def _folded(service: GameService, watching: Queue[Message], code: str, v: 
         assert "change" not in message  # what was stored is for the cache, not for players
         if message.get("v") == v:
             break
-    run: list[str] = []
-
-    def executing(*args: Any) -> None:
-        run.append(args[2])
-
-    event.listen(service.engine.sync_engine, "before_cursor_execute", executing)
-    try:
+    with statements(service.engine) as run:
         table = await service.table(code, at_least=v)
-    finally:
-        event.remove(service.engine.sync_engine, "before_cursor_execute", executing)
     assert table.version == v and run == [], f"v{v} was read back, not folded: {run}"
     return table
 

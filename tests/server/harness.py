@@ -25,6 +25,8 @@ from typing import Any
 
 import httpx
 import uvicorn
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -445,3 +447,18 @@ def settle(clients: list[Client]) -> int:
         if client.state["v"] < newest:
             client.wait_state(lambda s: s["v"] >= newest)
     return newest
+
+
+@contextmanager
+def statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    """Every statement the engine runs inside the block, BEGINs included, in order."""
+    run: list[str] = []
+
+    def executing(*args: Any) -> None:
+        run.append(args[2])
+
+    event.listen(engine.sync_engine, "before_cursor_execute", executing)
+    try:
+        yield run
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", executing)

@@ -8,10 +8,8 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from tysiac.bus.local import LocalBus
 from tysiac.server import lobby
@@ -20,21 +18,16 @@ from tysiac.server.errors import ServiceError
 from tysiac.server.games import GameService
 from tysiac.store import backend
 
+from .harness import statements
+
 
 @contextmanager
-def statements(service: GameService) -> Iterator[list[str]]:
+def queries(service: GameService) -> Iterator[list[str]]:
     """The queries the service's engine runs inside the block (not its BEGINs)."""
-    run: list[str] = []
-
-    def executing(*args: Any) -> None:
-        if args[2].startswith("SELECT"):
-            run.append(args[2])
-
-    event.listen(service.engine.sync_engine, "before_cursor_execute", executing)
-    try:
-        yield run
-    finally:
-        event.remove(service.engine.sync_engine, "before_cursor_execute", executing)
+    with statements(service.engine) as run:
+        queried: list[str] = []
+        yield queried
+    queried.extend(statement for statement in run if statement.startswith("SELECT"))
 
 
 def test_seats_are_read_once_a_game_and_a_new_or_wrong_token_is_asked_of_the_store(
@@ -49,23 +42,23 @@ def test_seats_are_read_once_a_game_and_a_new_or_wrong_token_is_asked_of_the_sto
             move_seconds=60, author=service.author(None, "127.0.0.2"),
         )  # fmt: skip
         code = created.code
-        with statements(service) as run:
+        with queries(service) as run:
             assert await service.seat_of(code, created.token) == 0
         assert len(run) == 1  # the game and its seats, in one query
         joined = await lobby.join(service, code, "Bartek", service.author(None, "127.0.0.3"))
-        with statements(service) as run:  # joined since: not known yet, so read again
+        with queries(service) as run:  # joined since: not known yet, so read again
             assert await service.seat_of(code, joined.token) == 1
         assert len(run) == 1
-        with statements(service) as run:  # both known now: nothing is read
+        with queries(service) as run:  # both known now: nothing is read
             assert await service.seat_of(code, created.token) == 0
             assert await service.seat_of(code, joined.token) == 1
             assert await service.seat_of(code, None) is None  # a spectator
         assert run == []
-        with statements(service) as run, pytest.raises(ServiceError) as refused:
+        with queries(service) as run, pytest.raises(ServiceError) as refused:
             await service.seat_of(code, "x" * 32)  # a forged token: the store decides
         assert refused.value.code == "bad_token" and len(run) == 1
         service.forget(code)  # deleted, say: its seats are forgotten with it
-        with statements(service) as run:
+        with queries(service) as run:
             assert await service.seat_of(code, joined.token) == 1
         assert len(run) == 1
         with pytest.raises(ServiceError) as unknown:
