@@ -11,10 +11,10 @@ import orjson
 
 from tysiac.bus.local import Message
 from tysiac.bus.redis import RedisBus
-from tysiac.server import lobby
 from tysiac.server.config import Settings
-from tysiac.server.games import GameService
-from tysiac.server.table import Table
+from tysiac.server.game import lobby
+from tysiac.server.game.service import GameService
+from tysiac.server.game.table import Table
 from tysiac.store import backend
 
 from ..server.harness import simple_move, statements

@@ -32,8 +32,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from tysiac import rules
 from tysiac.server.app import create_app
-from tysiac.server.config import Settings, utc_now
-from tysiac.server.games import Dealing
+from tysiac.server.clock import utc_now
+from tysiac.server.config import Settings
+from tysiac.server.game.service import Dealing
 from tysiac.server.serving import build_server
 
 from ..services import fresh_database, redis_url_or_skip

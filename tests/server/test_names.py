@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tysiac.server.names import (
+from tysiac.server.moderation.texts import (
     CHAT_MAX,
     NICK_MAX,
     TextRefused,

@@ -17,10 +17,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tysiac.bus.local import LocalBus
-from tysiac.server import lobby
 from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError
-from tysiac.server.games import GameService
+from tysiac.server.game import lobby
+from tysiac.server.game.service import GameService
 from tysiac.store import backend
 from tysiac.store.schema import games
 

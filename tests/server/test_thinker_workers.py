@@ -12,7 +12,7 @@ import time
 # A server's stand-in: a Thinker with its worker started, printing the worker's pid.
 HOLDER = """
 import os, sys, time
-from tysiac.server.thinking import Thinker
+from tysiac.server.game.thinking import Thinker
 thinker = Thinker(1)
 worker = thinker._executor().submit(os.getpid).result(timeout=60)
 print(worker, flush=True)

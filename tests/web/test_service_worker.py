@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 import pytest
 
 from tests.server.harness import live_server
-from tysiac.server import api
+from tysiac.server.http import api
 from tysiac.web import STATIC
 
 SCRIPT = re.compile(r"<script\b[^>]*\bsrc=\"([^\"]+)\"", re.I)

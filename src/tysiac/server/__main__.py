@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .app import create_app
-from .config import ConfigError, Settings
-from .serving import serve
+from tysiac.server.app import create_app
+from tysiac.server.config import ConfigError, Settings
+from tysiac.server.serving import serve
 
 
 def main() -> None:

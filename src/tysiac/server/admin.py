@@ -23,11 +23,11 @@ from typing import TextIO
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from tysiac.server.clock import utc_now
+from tysiac.server.config import ConfigError, Settings
+from tysiac.server.security import normalise_code
+from tysiac.server.stats import mail_summary, summary_text
 from tysiac.store import backend, gamedb, moderationdb
-
-from .config import ConfigError, Settings, utc_now
-from .security import normalise_code
-from .stats import mail_summary, summary_text
 
 REASON_MAX = 300
 

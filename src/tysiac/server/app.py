@@ -20,24 +20,24 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tysiac.bus.local import Bus, LocalBus
 from tysiac.bus.redis import RedisBus
-from tysiac.store import backend
-from tysiac.web import STATIC
-
-from .api import http_error, routes, service_error
-from .config import Settings, utc_now
-from .contact.routes import routes as contact_routes
-from .errors import ServiceError
-from .games import Dealing, GameService
-from .hashing import hashing_key, make_private_file, sqlite_file
-from .moderation import (
+from tysiac.server.clock import utc_now
+from tysiac.server.config import Settings
+from tysiac.server.contact.routes import routes as contact_routes
+from tysiac.server.errors import ServiceError
+from tysiac.server.game.service import Dealing, GameService
+from tysiac.server.game.sweeper import Sweeper
+from tysiac.server.hashing import hashing_key, make_private_file, sqlite_file
+from tysiac.server.http.api import http_error, routes, service_error
+from tysiac.server.http.inbound import UnreadBodyCloses
+from tysiac.server.http.ws import game_socket
+from tysiac.server.moderation.authors import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_SECONDS,
     new_device_id,
     valid_device_id,
 )
-from .requests import UnreadBodyCloses
-from .sweeper import Sweeper
-from .ws import game_socket
+from tysiac.store import backend
+from tysiac.web import STATIC
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,6 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self, get_args
 from urllib.parse import urlsplit
@@ -47,16 +46,12 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from .contact.openpgp import OpenPGPError, public_key
+from tysiac.server.contact.openpgp import OpenPGPError, public_key
 
 ENV_PREFIX = "TYSIAC_"
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 DATABASE_SCHEMES = ("sqlite+aiosqlite", "postgresql+asyncpg")
 TOGETHER = "settings_together"  # the error type of the checks that need several settings
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class ConfigError(Exception):

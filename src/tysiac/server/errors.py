@@ -17,10 +17,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import rules
+from tysiac.server.moderation import texts
+from tysiac.server.moderation.violations import Refused
 from tysiac.store import gamedb
-
-from . import names
-from .moderation import Refused
 
 
 class ServiceError(Exception):
@@ -103,10 +102,10 @@ def refusal(refused: Refused) -> ServiceError:
 
 @contextlib.contextmanager
 def text_refusals() -> Iterator[None]:
-    """A text that ``names`` refuses -> its ServiceError (400)."""
+    """A text that ``moderation.texts`` refuses -> its ServiceError (400)."""
     try:
         yield
-    except names.TextRefused as refused:
+    except texts.TextRefused as refused:
         raise ServiceError(refused.code, refused.message) from None
 
 

@@ -24,9 +24,8 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from tysiac.server.config import Settings
 from tysiac.store import backend, statsdb
-
-from .config import Settings
 
 OLD_KEY_NAME = "ip_hash_key"  # where versions before 0.2 kept the key: in the database
 PRIVATE = 0o600

@@ -13,10 +13,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from tysiac.server.config import Settings
+from tysiac.server.contact.mail import send_mail
 from tysiac.store import statsdb
-
-from .config import Settings
-from .contact.mail import send_mail
 
 SUBJECT = "Tysiąc: statystyki dzienne"
 MAILED_KEY = "stats_mailed_for"  # the last day whose summary was mailed

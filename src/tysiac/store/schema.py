@@ -38,7 +38,7 @@ class GameStatus(StrEnum):
 
 
 class EventKind(StrEnum):
-    """``events.kind``: the stored strings never change (see ``server/table.py``)."""
+    """``events.kind``: the stored strings never change (see ``server/game/table.py``)."""
 
     JOINED = "joined"
     STARTED = "started"

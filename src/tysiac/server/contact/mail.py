@@ -15,7 +15,7 @@ from email.utils import format_datetime, make_msgid
 
 import aiosmtplib
 
-from ..config import Settings
+from tysiac.server.config import Settings
 
 log = logging.getLogger(__name__)
 

@@ -24,19 +24,25 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tysiac.server.config import Settings
+from tysiac.server.contact.mail import MailError, pgp_mime, send_mail
+from tysiac.server.contact.openpgp import (
+    OpenPGPError,
+    PublicKey,
+    addressed_to,
+    encrypted_message,
+    public_key,
+    wkd_hash,
+)
+from tysiac.server.errors import ServiceError
+from tysiac.server.http.api import client_address, service_of
+from tysiac.server.http.inbound import json_body
+from tysiac.server.security import ip_hash
 from tysiac.store.contact import (
     forget_old_contact_sends,
     release_contact_send,
     reserve_contact_send,
 )
-
-from ..api import client_address, service_of
-from ..config import Settings
-from ..errors import ServiceError
-from ..requests import json_body
-from ..security import ip_hash
-from .mail import MailError, pgp_mime, send_mail
-from .openpgp import OpenPGPError, PublicKey, addressed_to, encrypted_message, public_key, wkd_hash
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.config import STARTUP_FAILURE
 
-from ..config import Settings
-from ..protocol import MAX_BODY
-from .guard import ConnectionGuard
-from .logs import logging_config
-from .protocols import GuardedH11Protocol, GuardedWebSocketProtocol, ServingConfig
+from tysiac.server.config import Settings
+from tysiac.server.http.messages import MAX_BODY
+from tysiac.server.serving.guard import ConnectionGuard
+from tysiac.server.serving.logs import logging_config
+from tysiac.server.serving.protocols import (
+    GuardedH11Protocol,
+    GuardedWebSocketProtocol,
+    ServingConfig,
+)
 
 log = logging.getLogger(__name__)
 

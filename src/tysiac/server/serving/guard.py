@@ -24,10 +24,10 @@ import secrets
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.server import ServerState
 
-from ..errors import ServiceError
-from ..protocol import error_body
-from ..security import ip_hash
-from .logs import LogEvery, held_back
+from tysiac.server.errors import ServiceError
+from tysiac.server.http.messages import error_body
+from tysiac.server.security import ip_hash
+from tysiac.server.serving.logs import LogEvery, held_back
 
 log = logging.getLogger(__name__)
 

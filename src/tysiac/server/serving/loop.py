@@ -19,7 +19,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from .logs import LogEvery, held_back
+from tysiac.server.serving.logs import LogEvery, held_back
 
 log = logging.getLogger(__name__)
 

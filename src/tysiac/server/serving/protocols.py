@@ -22,8 +22,14 @@ from uvicorn.server import ServerState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
-from .guard import LINGER_SECONDS, REQUEST_TIMEOUT, SERVER_BUSY, ConnectionGuard, Refused
-from .loop import ServingEventLoop
+from tysiac.server.serving.guard import (
+    LINGER_SECONDS,
+    REQUEST_TIMEOUT,
+    SERVER_BUSY,
+    ConnectionGuard,
+    Refused,
+)
+from tysiac.server.serving.loop import ServingEventLoop
 
 
 class ServingConfig(uvicorn.Config):

@@ -1,7 +1,7 @@
 """What players write: nicks and game names screened, chat lines, reports (Regulamin §4.6-7).
 
 A refused (vulgar) text is a violation of its author, committed before the refusal is
-raised; the consequences are ``moderation``'s.
+raised; the consequences are ``moderation.violations``'.
 """
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ import contextlib
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from tysiac.server.errors import ServiceError, refusal, text_refusals
+from tysiac.server.game.service import Event, GameService
+from tysiac.server.game.snapshot import chat_refusal
+from tysiac.server.game.table import Table
+from tysiac.server.moderation import texts, violations
+from tysiac.server.moderation.authors import Author
+from tysiac.server.moderation.violations import Refused
 from tysiac.store import gamedb, moderationdb
 from tysiac.store.schema import EventKind
-
-from . import moderation, names
-from .errors import ServiceError, refusal, text_refusals
-from .games import Event, GameService
-from .moderation import Author, Refused
-from .snapshot import chat_refusal
-from .table import Table
 
 
 async def check_not_blocked(
@@ -29,7 +29,7 @@ async def check_not_blocked(
         if conn is None:
             conn = await stack.enter_async_context(service.reading())
         try:
-            await moderation.check_not_blocked(conn, author, service.now())
+            await violations.check_not_blocked(conn, author, service.now())
         except Refused as blocked:
             raise refusal(blocked) from None
 
@@ -44,9 +44,9 @@ async def screen(
     """Refuse a blocked author, or a vulgar nick or name (a violation, committed)."""
     await check_not_blocked(service, author)
     for field, text in texts:
-        if text is not None and moderation.is_vulgar(text):
+        if text is not None and violations.is_vulgar(text):
             async with service.writing() as conn:
-                violation = await moderation.record_violation(
+                violation = await violations.record_violation(
                     conn, author, service.now(), field=field, text=text, nick=nick, code=code
                 )
             raise refusal(violation)
@@ -70,10 +70,10 @@ async def chat(
             raise ServiceError("chat_closed", reason, 403)
         assert seat is not None
         with text_refusals():
-            line = names.clean_chat(text)
+            line = texts.clean_chat(text)
         await check_not_blocked(service, author, conn)
-        if moderation.is_vulgar(line):
-            violation = await moderation.record_violation(
+        if violations.is_vulgar(line):
+            violation = await violations.record_violation(
                 conn,
                 author,
                 service.now(),

@@ -16,16 +16,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from tysiac import bots as computer
 from tysiac import rules
 from tysiac.rules.timing import MOVE_SECONDS, PRIVATE_MOVE_SECONDS
+from tysiac.server.errors import ServiceError, text_refusals
+from tysiac.server.game import talk
+from tysiac.server.game.service import Event, GameService, options_of, settings_of
+from tysiac.server.game.table import Settings as TableSettings
+from tysiac.server.game.table import Table, empty_table
+from tysiac.server.moderation import texts
+from tysiac.server.moderation.authors import Author
+from tysiac.server.security import new_code, new_token, token_hash
 from tysiac.store import gamedb
 from tysiac.store.schema import EventKind, GameStatus
-
-from . import names, talk
-from .errors import ServiceError, text_refusals
-from .games import Event, GameService, options_of, settings_of
-from .moderation import Author
-from .security import new_code, new_token, token_hash
-from .table import Settings as TableSettings
-from .table import Table, empty_table
 
 HOUR = timedelta(hours=1)  # the window of max_games_per_ip_per_hour
 
@@ -56,8 +56,8 @@ async def create(
     """A new game with its creator in seat 0 and, with ``bots``, computer players in the
     next seats (levels of ``tysiac.bots``): filled so, it starts at once."""
     with text_refusals():
-        nick = names.clean_nick(nick)
-        name = names.clean_name(name)
+        nick = texts.clean_nick(nick)
+        name = texts.clean_name(name)
     await talk.screen(service, author, [("nick", nick), ("name", name)], nick, None)
     if players not in (2, 3, 4):
         raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
@@ -109,7 +109,7 @@ async def _seat_bot(
 ) -> Event:
     """Seat a computer player, "Komputer N" with the first N no player's nick is near."""
     number = 1
-    while any(names.same_nick(f"Komputer {number}", n) for n in nicks):
+    while any(texts.same_nick(f"Komputer {number}", n) for n in nicks):
         number += 1
     nick = f"Komputer {number}"
     nicks.append(nick)
@@ -166,7 +166,7 @@ def _check_host(table: Table, seat: int | None) -> None:
 
 async def join(service: GameService, code: str, nick: str, author: Author) -> Seated:
     with text_refusals():
-        nick = names.clean_nick(nick)
+        nick = texts.clean_nick(nick)
     await service.table(code)  # an unknown code is no violation
     await talk.screen(service, author, [("nick", nick)], nick, code)
     token = new_token()
@@ -175,7 +175,7 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
         conn: AsyncConnection, row: gamedb.GameRow, table: Table
     ) -> tuple[list[Event], int]:
         _check_joinable(table, author)
-        if any(n is not None and names.same_nick(n, nick) for n in table.nicks):
+        if any(n is not None and texts.same_nick(n, nick) for n in table.nicks):
             raise ServiceError(
                 "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
             )

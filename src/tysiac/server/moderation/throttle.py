@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .config import Settings
+from tysiac.server.config import Settings
 
 MAX_KEYS = 100_000  # buckets kept at once, whatever the traffic: past this, full ones go
 CHAT_BURST = 5  # chat lines at once, before the per-minute rate applies

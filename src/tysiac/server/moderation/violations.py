@@ -1,37 +1,23 @@
 """Moderation (Regulamin §4.6-7): vulgar words are refused, offenders collect points.
 
-A device is the technical cookie ``ivoca_did``, issued by this server and signed with
-its key: a random part and its HMAC. A client without it, or with one the server did
-not issue (forged or from an older key), counts as its address. The device and the
-address are stored only as keyed hashes. Each violation is a
-point: the first two are warnings, the third blocks the device for 24 hours, every
-later one (necessarily after the block ended) for a week. Three or more devices with
-violations from one address within 24 hours block the address for 24 hours. A blocked
-device or address cannot create games, join them or write in chat.
+Each violation is a point of its author (``authors.Author``): the first two are
+warnings, the third blocks the device for 24 hours, every later one (necessarily after
+the block ended) for a week. Three or more devices with violations from one address
+within 24 hours block the address for 24 hours. A blocked device or address cannot
+create games, join them or write in chat.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import re
-import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import wordfilter
+from tysiac.server.moderation.authors import Author
 from tysiac.store import moderationdb
 
-from .security import ip_hash
-
-DEVICE_COOKIE = "ivoca_did"
-DEVICE_COOKIE_SECONDS = 365 * 24 * 3600
-DEVICE_ID = re.compile(r"^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$")  # random part . its MAC
-ADDRESS_DEVICE = "ip:"  # how the device of a client without a valid cookie begins
 APPEAL = (
     " Jeśli uważasz, że to pomyłka (na przykład dzielisz adres IP z innymi), napisz do"
     " operatora przez formularz kontaktowy: /kontakt."
@@ -57,45 +43,6 @@ try:
     POLISH_TIME: ZoneInfo | None = ZoneInfo("Europe/Warsaw")
 except ZoneInfoNotFoundError:  # pragma: no cover - a system without time zone data
     POLISH_TIME = None
-
-
-def _device_mac(key: str, random_part: str) -> str:
-    digest = hmac.new(key.encode(), f"device-id:{random_part}".encode(), hashlib.sha256)
-    return base64.urlsafe_b64encode(digest.digest()[:16]).decode().rstrip("=")
-
-
-def new_device_id(key: str) -> str:
-    """A device id for the cookie: 128 random bits and their MAC under the server's key."""
-    random_part = secrets.token_urlsafe(16)
-    return f"{random_part}.{_device_mac(key, random_part)}"
-
-
-def valid_device_id(key: str, value: str | None) -> bool:
-    """True only for an id this server issued (under its current key)."""
-    match = DEVICE_ID.match(value) if value is not None else None
-    return match is not None and hmac.compare_digest(match[2], _device_mac(key, match[1]))
-
-
-@dataclass(frozen=True, slots=True)
-class Author:
-    """Who is writing, as keyed hashes: the device and the address (IPv6 by its /64)."""
-
-    device: str
-    ip: str
-
-    @classmethod
-    def of(cls, key: str, device_id: str | None, address: str) -> Author:
-        ip = ip_hash(key, address)
-        if device_id is None or not valid_device_id(key, device_id):
-            # No cookie: the address is the device.
-            return cls(device=f"{ADDRESS_DEVICE}{ip}"[:64], ip=ip)
-        digest = hmac.new(key.encode(), f"device:{device_id}".encode(), hashlib.sha256)
-        return cls(device=digest.hexdigest(), ip=ip)
-
-    @property
-    def from_cookie(self) -> bool:
-        """A real device (a valid cookie), not an address that many clients may share."""
-        return not self.device.startswith(ADDRESS_DEVICE)
 
 
 class Refused(Exception):

@@ -32,19 +32,26 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from tysiac import rules
 from tysiac.bus.local import Bus, Change
 from tysiac.rules.timing import cancel_due, move_deadline
+from tysiac.server.clock import utc_now
+from tysiac.server.config import Settings
+from tysiac.server.errors import (
+    BrokenGame,
+    ServiceError,
+    Skipped,
+    missing,
+    rules_refusals,
+    store_busy,
+)
+from tysiac.server.game.snapshot import Held, StateMessage, snapshot
+from tysiac.server.game.table import PublicEvent, Table, apply_event, deck_event, empty_table
+from tysiac.server.game.table import Settings as TableSettings
+from tysiac.server.game.thinking import Thinker
+from tysiac.server.moderation.authors import Author
+from tysiac.server.moderation.throttle import Throttle
+from tysiac.server.security import token_hash
 from tysiac.store import gamedb, statsdb
 from tysiac.store.commits import GroupCommit
 from tysiac.store.schema import ACTIVE, EventKind, GameStatus
-
-from .config import Settings, utc_now
-from .errors import BrokenGame, ServiceError, Skipped, missing, rules_refusals, store_busy
-from .moderation import Author
-from .security import token_hash
-from .snapshot import Held, StateMessage, snapshot
-from .table import PublicEvent, Table, apply_event, deck_event, empty_table
-from .table import Settings as TableSettings
-from .thinking import Thinker
-from .throttle import Throttle
 
 Event = tuple[str, dict[str, Any]]
 REMATCH_WAIT_SECONDS = 60  # a rematch waits this long for its players, then starts anyway

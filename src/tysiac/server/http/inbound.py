@@ -29,8 +29,8 @@ from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .config import Settings
-from .errors import ServiceError
+from tysiac.server.config import Settings
+from tysiac.server.errors import ServiceError
 
 TOO_LARGE = ("too_large", "Za dużo danych.", 413)
 DRAIN_LIMIT = 128 * 1024  # bytes of an unread body read to its end rather than cut off

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .errors import ServiceError
+from tysiac.server.errors import ServiceError
 
 MAX_BODY = 4096  # bytes of an HTTP body or a WebSocket message
 

@@ -17,8 +17,7 @@ from typing import Any, Literal, TypedDict
 
 from tysiac import rules
 from tysiac.rules.view import GameView
-
-from .table import ChatLine, PublicEvent, Table
+from tysiac.server.game.table import ChatLine, PublicEvent, Table
 
 TRICK_SHOWN_MS = 1500  # a completed trick stays on the table this long before it is collected
 

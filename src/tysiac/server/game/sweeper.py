@@ -23,12 +23,12 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR
+from tysiac.server import stats
+from tysiac.server.errors import BrokenGame, ServiceError, Skipped, deleted_message
+from tysiac.server.game.service import GameService
+from tysiac.server.moderation import violations
 from tysiac.store import gamedb, moderationdb, statsdb
 from tysiac.store.contact import forget_old_contact_sends
-
-from . import moderation, stats
-from .errors import BrokenGame, ServiceError, Skipped, deleted_message
-from .games import GameService
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +99,9 @@ class Sweeper:
             lambda conn: moderationdb.forget_moderation(
                 conn,
                 now,
-                texts_before=now - moderation.KEEP_TEXTS,
-                offenders_before=now - moderation.KEEP_OFFENDERS,
-                violations_before=now - moderation.IP_WINDOW,
+                texts_before=now - violations.KEEP_TEXTS,
+                offenders_before=now - violations.KEEP_OFFENDERS,
+                violations_before=now - violations.IP_WINDOW,
             ),
             lambda conn: statsdb.forget_days(conn, (now - KEEP_STATS).date().isoformat()),
             lambda conn: forget_old_contact_sends(conn, now),

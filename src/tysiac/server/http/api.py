@@ -14,16 +14,15 @@ from starlette.routing import Route
 
 from tysiac import rules
 from tysiac.rules import timing
+from tysiac.server.errors import UNKNOWN_GAME, ServiceError
+from tysiac.server.game import lobby
+from tysiac.server.game.lobby import Seated
+from tysiac.server.game.service import GameService
+from tysiac.server.http.inbound import json_body
+from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
+from tysiac.server.moderation.authors import DEVICE_COOKIE, Author
+from tysiac.server.security import normalise_code
 from tysiac.web import STATIC
-
-from . import lobby
-from .errors import UNKNOWN_GAME, ServiceError
-from .games import GameService
-from .lobby import Seated
-from .moderation import DEVICE_COOKIE, Author
-from .protocol import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
-from .requests import json_body
-from .security import normalise_code
 
 # Pages by path; files served at the root because browsers look for them there.
 PAGES = {

@@ -17,11 +17,12 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import lobby, requests, talk
-from .errors import UNKNOWN_GAME, ServiceError
-from .games import GameService
-from .moderation import DEVICE_COOKIE, Author
-from .protocol import (
+from tysiac.server.errors import UNKNOWN_GAME, ServiceError
+from tysiac.server.game import lobby, talk
+from tysiac.server.game.service import GameService
+from tysiac.server.game.snapshot import Held
+from tysiac.server.http import inbound
+from tysiac.server.http.messages import (
     AddBot,
     Chat,
     Hello,
@@ -33,9 +34,9 @@ from .protocol import (
     error_body,
     parse_message,
 )
-from .security import normalise_code
-from .snapshot import Held
-from .throttle import Buckets
+from tysiac.server.moderation.authors import DEVICE_COOKIE, Author
+from tysiac.server.moderation.throttle import Buckets
+from tysiac.server.security import normalise_code
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def event_text(update: dict[str, Any]) -> str:
 
 def origin_allowed(ws: WebSocket, service: GameService) -> bool:
     """A page from another site may not drive a player's seat (see ``requests``)."""
-    return requests.origin_allowed(ws.headers, service.settings)
+    return inbound.origin_allowed(ws.headers, service.settings)
 
 
 class Connection:

@@ -1,0 +1,1 @@
+"""Who may write what: cleaned texts, vulgar words, violations and blocks, rate limits."""
