@@ -16,6 +16,7 @@ from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Table
 from tysiac.store import backend
+from tysiac.store.stores import open_store
 
 from ..server.harness import simple_move, statements
 from ..services import redis_url_or_skip
@@ -26,7 +27,9 @@ async def _service(database: str, redis_url: str, seed: int) -> GameService:
     await backend.migrate(engine)
     bus = RedisBus(redis_url)
     await bus.start()
-    service = GameService(engine, bus, Settings(), "scale-out tests " * 4, random.Random(seed))
+    service = GameService(
+        open_store(engine), bus, Settings(), "scale-out tests " * 4, random.Random(seed)
+    )
     bus.on_change = service.heard  # as the app wires it
     return service
 
@@ -34,7 +37,7 @@ async def _service(database: str, redis_url: str, seed: int) -> GameService:
 async def _close(service: GameService) -> None:
     await service.close()
     await service.bus.stop()
-    await service.engine.dispose()
+    await service.store.engine.dispose()
 
 
 async def _folded(service: GameService, watching: Queue[Message], code: str, v: int) -> Table:
@@ -45,7 +48,7 @@ async def _folded(service: GameService, watching: Queue[Message], code: str, v: 
         assert "change" not in message  # what was stored is for the cache, not for players
         if message.get("v") == v:
             break
-    with statements(service.engine) as run:
+    with statements(service.store.engine) as run:
         table = await service.table(code, at_least=v)
     assert table.version == v and run == [], f"v{v} was read back, not folded: {run}"
     return table

@@ -13,6 +13,7 @@ from sqlalchemy import text
 from tysiac.store import backend, gamedb
 from tysiac.store.backend import create_engine
 from tysiac.store.commits import GroupCommit
+from tysiac.store.sqlite import SqliteStore
 
 from ..rows import insert_plain_game
 
@@ -159,17 +160,18 @@ def test_a_command_cancelled_mid_statement_stays_cancelled_and_loses_only_its_ba
 
 
 def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path) -> None:
-    """The two statements of every move run on the driver (``store/prepared.py``)."""
+    """The two statements of every move run on the driver (``store/sqlite.py``)."""
 
     async def scenario() -> None:
         engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'prepared.db'}")
         await backend.migrate(engine)
+        store = SqliteStore(engine)
         now = datetime(2026, 12, 1, 21, 0, 0, 123456, tzinfo=UTC)
         async with engine.begin() as conn:
             game_id = await insert_plain_game(conn, "ABCDEF", now)
             warsaw = timezone(timedelta(hours=1))
             new = [("joined", {"seat": 0, "nick": "Żaneta"}), ("move", {"seat": 0, "n": [1, 2]})]
-            await gamedb.append_events(conn, game_id, 1, new, now.astimezone(warsaw))
+            await store.append_events(conn, game_id, 1, new, now.astimezone(warsaw))
             row = await gamedb.game_by_code(conn, "ABCDEF")
             assert row is not None
             playing = dataclasses.replace(
@@ -179,10 +181,10 @@ def test_the_prepared_statements_store_what_sqlalchemy_reads_back(tmp_path: Path
                 deadline=now + timedelta(seconds=60),
                 started_at=now,
             )
-            changed = await gamedb.store_change(conn, playing, version_was=0)
+            await store.store_change(conn, playing, version_was=0)
             finished = dataclasses.replace(playing, version=3, status="finished", deadline=None)
-            stale = await gamedb.store_change(conn, finished, version_was=0)
-        assert changed and not stale
+            with pytest.raises(gamedb.StaleRow):
+                await store.store_change(conn, finished, version_was=0)
         async with engine.connect() as conn:
             row = await gamedb.game_by_code(conn, "ABCDEF")
             logged = await gamedb.events_of(conn, game_id)

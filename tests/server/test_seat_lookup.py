@@ -17,6 +17,7 @@ from tysiac.server.errors import ServiceError
 from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
 from tysiac.store import backend
+from tysiac.store.stores import open_store
 
 from .harness import statements
 
@@ -24,7 +25,7 @@ from .harness import statements
 @contextmanager
 def queries(service: GameService) -> Iterator[list[str]]:
     """The queries the service's engine runs inside the block (not its BEGINs)."""
-    with statements(service.engine) as run:
+    with statements(service.store.engine) as run:
         queried: list[str] = []
         yield queried
     queried.extend(statement for statement in run if statement.startswith("SELECT"))
@@ -36,7 +37,9 @@ def test_seats_are_read_once_a_game_and_a_new_or_wrong_token_is_asked_of_the_sto
     async def scenario() -> None:
         engine = backend.create_engine(f"sqlite+aiosqlite:///{tmp_path / 'seats.db'}")
         await backend.migrate(engine)
-        service = GameService(engine, LocalBus(), Settings(), "k" * 40, random.Random(1))
+        service = GameService(
+            open_store(engine), LocalBus(), Settings(), "k" * 40, random.Random(1)
+        )
         created = await lobby.create(
             service, nick="Ala", players=3, name=None, public=False, chat=True, short=True,
             move_seconds=60, author=service.author(None, "127.0.0.2"),

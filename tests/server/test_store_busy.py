@@ -23,6 +23,7 @@ from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
 from tysiac.store import backend
 from tysiac.store.schema import games
+from tysiac.store.stores import open_store
 
 WAIT = 0.3  # seconds a request waits for a connection here
 
@@ -40,7 +41,9 @@ def test_no_free_connection_in_time_is_busy_and_changes_nothing(
         url = f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}"
         engine = backend.create_engine(url, wait_seconds=WAIT)
         await backend.migrate(engine)
-        service = GameService(engine, LocalBus(), Settings(), "k" * 40, random.Random(1))
+        service = GameService(
+            open_store(engine), LocalBus(), Settings(), "k" * 40, random.Random(1)
+        )
         author = service.author(None, "127.0.0.2")
 
         async def create() -> str:

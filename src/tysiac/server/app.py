@@ -37,6 +37,7 @@ from tysiac.server.moderation.authors import (
     valid_device_id,
 )
 from tysiac.store import backend
+from tysiac.store.stores import open_store
 from tysiac.web import STATIC
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ def create_app(
         bus: Bus = RedisBus(settings.redis_url) if settings.redis_url else LocalBus()
         await bus.start()
         service = GameService(
-            engine,
+            open_store(engine),
             bus,
             settings,
             key,

@@ -14,12 +14,10 @@ from collections.abc import Iterator
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import rules
 from tysiac.server.moderation import texts
 from tysiac.server.moderation.violations import Refused
-from tysiac.store import gamedb
 
 
 class ServiceError(Exception):
@@ -81,18 +79,16 @@ class Skipped(Exception):
     """A sweeper found the game's row held by another process, or gone: it moves on."""
 
 
-def deleted_message(notice: gamedb.Notice) -> str:
-    if notice.reason == "removed":
-        return f"Ta gra została usunięta przez administratora serwisu. Powód: {notice.message}"
+def deleted_message(reason: str, message: str | None) -> str:
+    """What a deleted game's players are told: removed by the operator (with the reason
+    given), or gone with its keeping time."""
+    if reason == "removed":
+        return f"Ta gra została usunięta przez administratora serwisu. Powód: {message}"
     return "Ta gra została usunięta: zakończone gry znikają po 7 dniach."
 
 
-async def missing(conn: AsyncConnection, code: str) -> ServiceError:
-    """The error for a code with no game: deleted (while the notice lasts), else unknown."""
-    notice = await gamedb.deletion_notice(conn, code)
-    if notice is None:
-        return ServiceError(*UNKNOWN_GAME)
-    return ServiceError("deleted", deleted_message(notice), 410)
+def deleted(reason: str, message: str | None) -> ServiceError:
+    return ServiceError("deleted", deleted_message(reason, message), 410)
 
 
 def refusal(refused: Refused) -> ServiceError:

@@ -8,6 +8,7 @@ set, the server mails the operator the summary once a day.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -19,6 +20,26 @@ from tysiac.store import statsdb
 
 SUBJECT = "Tysiąc: statystyki dzienne"
 MAILED_KEY = "stats_mailed_for"  # the last day whose summary was mailed
+
+
+class Throttle:
+    """Which games' starts and ends go into the day's counts.
+
+    As the description's statistics gateway does: at most ``per_address`` events a day
+    from the games of one address, so one address churning through games cannot inflate
+    the counts. The address's hash is kept in memory for the day only.
+    """
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._day = ""
+        self._events: Counter[str] = Counter()  # events counted today, by address hash
+
+    def counts(self, creator_ip: str, day: str) -> bool:
+        if self._day != day:
+            self._day, self._events = day, Counter()
+        self._events[creator_ip] += 1
+        return self._events[creator_ip] <= self.per_address
 
 
 async def summary_text(conn: AsyncConnection, now: datetime, days: int) -> str:

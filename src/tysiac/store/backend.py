@@ -13,7 +13,6 @@ are upserts.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -42,35 +41,22 @@ POOL_WAIT_SECONDS = 10
 
 def create_engine(url: str, *, wait_seconds: float = POOL_WAIT_SECONDS) -> AsyncEngine:
     if make_url(url).get_backend_name() != "sqlite":
+        # pool_pre_ping: a connection the database closed (a restart, a failover,
+        # pg_terminate_backend) is replaced when taken from the pool, not handed to a command.
         return create_async_engine(
-            url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=wait_seconds
+            url,
+            pool_size=POOL_SIZE,
+            max_overflow=POOL_OVERFLOW,
+            pool_timeout=wait_seconds,
+            pool_pre_ping=True,
         )
-    # The group commit runs a move's statements on the event loop's thread, on the
-    # connection aiosqlite opened in its own (``sqlite_connection``).
+    # The SQLite store runs a move's statements on the event loop's thread, on the
+    # connection aiosqlite opened in its own (``sqlite.sqlite_connection``).
     engine = create_async_engine(
         url, connect_args={"check_same_thread": False}, pool_timeout=wait_seconds
     )
     _tune_sqlite(engine.sync_engine)
     return engine
-
-
-def sqlite_connection(conn: AsyncConnection) -> sqlite3.Connection:
-    """The SQLite connection under ``conn``, for statements run straight on this thread.
-
-    aiosqlite runs each statement in a thread of its own, and the hop there and back costs
-    the event loop 60–80 µs of CPU (``bench/sqlite_calls.py``): a hundred times what
-    SQLite spends on a move's small writes, which never wait for the disk (only the
-    commit does, and it still goes through aiosqlite). So the group commit and the
-    move's statements call SQLite here directly. It is safe while nothing else uses the
-    connection at the same time: the caller must hold the connection's transaction alone
-    and have awaited every statement it sent through aiosqlite, as the group commit's
-    turn guarantees.
-    """
-    sync = conn.sync_connection
-    assert sync is not None, "the connection is not open"
-    driver: Any = sync.connection.driver_connection  # aiosqlite's Connection
-    raw: sqlite3.Connection = driver._conn
-    return raw
 
 
 WRITER = "tysiac_writer"  # execution option: on SQLite, BEGIN IMMEDIATE (see _tune_sqlite)

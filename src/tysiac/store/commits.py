@@ -10,8 +10,8 @@ each of them let go. So a command is still told "done" only once its writes are 
 a command that fails undoes its own writes and nobody else's, and one fsync covers every
 command that queued meanwhile (during the previous commit, most of them).
 
-PostgreSQL has no such queue (row locks, many writers): there ``GameService.writing``
-gives each command a transaction of its own.
+PostgreSQL has no such queue (row locks, many writers): there each command has a
+transaction of its own (``postgres.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -28,6 +29,22 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncTransactio
 from . import backend
 
 _inside: contextvars.ContextVar[bool] = contextvars.ContextVar("inside_group_commit", default=False)
+
+
+def sqlite_connection(conn: AsyncConnection) -> sqlite3.Connection:
+    """The SQLite connection under ``conn``, for statements run straight on this thread.
+
+    aiosqlite keeps it in its (private) ``_conn`` and runs each statement in a thread of
+    its own; here it is called directly. Safe while nothing else uses the connection at
+    the same time: the caller must hold the connection's transaction alone and have
+    awaited every statement it sent through aiosqlite, as the group commit's turn
+    guarantees.
+    """
+    sync = conn.sync_connection
+    assert sync is not None, "the connection is not open"
+    driver: Any = sync.connection.driver_connection  # aiosqlite's Connection
+    raw: sqlite3.Connection = driver._conn
+    return raw
 
 
 class BrokenBatch(Exception):
@@ -54,7 +71,7 @@ class _Writer:
     def __init__(self, conn: AsyncConnection, driver: Any) -> None:
         self.conn = conn
         self.driver = driver  # the aiosqlite connection under ``conn``
-        self.sqlite = backend.sqlite_connection(conn)  # the same, called on this thread
+        self.sqlite = sqlite_connection(conn)  # the same, called on this thread
 
     @classmethod
     async def open(cls, engine: AsyncEngine) -> _Writer:
@@ -87,7 +104,7 @@ class GroupCommit:
             async with self._turn:
                 batch = self._open or await self._begin()
                 # A savepoint: undone alone on error. Straight on SQLite, on this thread
-                # (``backend.sqlite_connection``): SQLAlchemy's own (begin_nested), and even
+                # (``sqlite_connection``): SQLAlchemy's own (begin_nested), and even
                 # a hop to aiosqlite's thread, cost more than the command's writes.
                 batch.writer.sqlite.execute("SAVEPOINT command")
                 try:

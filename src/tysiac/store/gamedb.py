@@ -17,7 +17,6 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .backend import advisory_lock
-from .prepared import Prepared
 from .schema import (
     ACTIVE,
     GameStatus,
@@ -27,6 +26,7 @@ from .schema import (
     seats,
 )
 
+NewEvents = Sequence[tuple[str, dict[str, Any]]]  # a command's events: kind and data
 CREATION_LOCK = 1_000_002  # a PostgreSQL advisory lock key (the same in every process)
 
 
@@ -98,9 +98,14 @@ async def code_exists(conn: AsyncConnection, code: str) -> bool:
     return (await conn.execute(in_games.union_all(noticed))).first() is not None
 
 
+class StaleRow(Exception):
+    """The game's stored row is not at the version its command was decided on (changed
+    behind the store's back, by the admin command say): the command is decided again."""
+
+
 # The statement of every change of a game, built once: building it again for each move
 # (and its cache key) cost more than running it.
-_STORE_CHANGE = (
+STORE_CHANGE = (
     update(games)
     .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("version_was"))
     .values(
@@ -124,12 +129,7 @@ async def store_change(conn: AsyncConnection, row: GameRow, *, version_was: int)
         "updated_at": row.updated_at,
         "started_at": row.started_at,
     }
-    if conn.dialect.name == "sqlite":
-        return await _STORE_CHANGE_SQLITE.run(conn, values) > 0
-    return bool((await conn.execute(_STORE_CHANGE, values)).rowcount)
-
-
-_STORE_CHANGE_SQLITE = Prepared(_STORE_CHANGE)
+    return bool((await conn.execute(STORE_CHANGE, values)).rowcount)
 
 
 async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:
@@ -180,25 +180,20 @@ async def events_of(conn: AsyncConnection, game_id: int, after: int = 0) -> list
     return [EventRow(r.seq, r.kind, r.data, r.at) for r in rows]
 
 
-_APPEND_EVENTS = insert(events)
-_APPEND_EVENTS_SQLITE = Prepared(_APPEND_EVENTS, ["game_id", "seq", "kind", "data", "at"])
+APPEND_EVENTS = insert(events)
 
 
-async def append_events(
-    conn: AsyncConnection,
-    game_id: int,
-    first_seq: int,
-    new: Sequence[tuple[str, dict[str, Any]]],
-    at: datetime,
-) -> None:
-    rows = [
+def event_rows(game_id: int, first_seq: int, new: NewEvents, at: datetime) -> list[dict[str, Any]]:
+    return [
         {"game_id": game_id, "seq": first_seq + i, "kind": kind, "data": data, "at": at}
         for i, (kind, data) in enumerate(new)
     ]
-    if conn.dialect.name == "sqlite":
-        await _APPEND_EVENTS_SQLITE.run_many(conn, rows)
-    else:
-        await conn.execute(_APPEND_EVENTS, rows)
+
+
+async def append_events(
+    conn: AsyncConnection, game_id: int, first_seq: int, new: NewEvents, at: datetime
+) -> None:
+    await conn.execute(APPEND_EVENTS, event_rows(game_id, first_seq, new, at))
 
 
 async def count_active(conn: AsyncConnection, creator_ip: str | None = None) -> int:

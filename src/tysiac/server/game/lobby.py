@@ -18,9 +18,9 @@ from tysiac import rules
 from tysiac.rules.timing import MOVE_SECONDS, PRIVATE_MOVE_SECONDS
 from tysiac.server.errors import ServiceError, text_refusals
 from tysiac.server.game import talk
-from tysiac.server.game.service import Event, GameService, options_of, settings_of
+from tysiac.server.game.service import GameService
+from tysiac.server.game.table import Event, Table, empty_table
 from tysiac.server.game.table import Settings as TableSettings
-from tysiac.server.game.table import Table, empty_table
 from tysiac.server.moderation import texts
 from tysiac.server.moderation.authors import Author
 from tysiac.server.security import new_code, new_token, token_hash
@@ -75,7 +75,7 @@ async def create(
     if len(levels) > players - 1:
         raise ServiceError("bad_bots", "Komputerów może być najwyżej tylu, ile wolnych miejsc.")
     token = new_token()
-    async with service.create_lock, service.writing() as conn:
+    async with service.creations, service.writing() as conn:
         target = rules.game.SHORT_TARGET if short else rules.game.TARGET
         settings = TableSettings(players, target, name, public, chat, move_seconds, house_rules)
         code, game_id = await _open_game(service, conn, author.ip, settings, version=0)
@@ -209,7 +209,7 @@ async def rematch(service: GameService, code: str, seat: int | None, author: Aut
             raise ServiceError("not_finished", "Rewanż można założyć po końcu gry.", 409)
         if table.rematch is not None:
             return [], table.rematch
-        settings = settings_of(row)
+        settings = TableSettings.of(row)
         new_code_, game_id = await _open_game(service, conn, author.ip, settings, version=0)
         seats = await gamedb.seats_of(conn, row.id)
         for old in seats:
@@ -227,7 +227,7 @@ async def rematch(service: GameService, code: str, seat: int | None, author: Aut
         await service.append(conn, new_row, empty_table(new_code_, settings), opened)
         return [(EventKind.REMATCH, {"code": new_code_})], new_code_
 
-    async with service.create_lock:  # counted with creations, as one of them
+    async with service.creations:  # counted with creations, as one of them
         _, made = await service.change(code, decide)
     return made
 
@@ -272,7 +272,7 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
             "bots": [_level_of(s.token_hash) for s in seated],
             "short": row.target == rules.game.SHORT_TARGET,
             "chat": row.chat,
-            "options": rules.options_to_json(options_of(row)),
+            "options": rules.options_to_json(TableSettings.of(row).options),
         }
         (waiting if row.status == GameStatus.WAITING else playing).append(entry)
     return {"waiting": waiting, "playing": playing}

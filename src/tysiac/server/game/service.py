@@ -1,18 +1,20 @@
-"""The game service's core: every change to a game goes through ``change``, one at a time.
+"""The game service: every change to a game goes through ``change``, one at a time.
 
 The guard order follows boardgame.io: the game exists → the caller's seat (by token) →
 the game's status → the version the caller acted on → the rules. Then the new events
 are appended and committed, and only then published: what a player saw accepted
-survives a crash. The service knows nothing of sockets.
+survives a crash. The service knows nothing of sockets, nor which database it has: it
+talks to one ``Store`` (``store/stores.py``) and one ``Bus``, chosen at start-up.
 
-Several server processes may share one PostgreSQL store and one Redis bus: a game's
-commands then queue on its row lock, each process's cache of tables tops up from the
-log by version, and a sweeper runs in every process (``sweeper.py``).
+It keeps each game's table (the fold of its log) in memory, topped up from the log by
+version. Several server processes may share one PostgreSQL store and one Redis bus: a
+game's commands then queue on its row lock, and a change stored by another process
+reaches this one's cache over the bus (``heard``).
 
-The other commands live beside this module, by job: ``lobby`` (create, join,
-rematch), ``talk`` (chat, reports), ``sweeper`` (timeouts, lifetimes, retention).
-A little over 300 lines: the write path and the commands of play that use it directly
-(move, due, expire) are read together.
+The commands themselves live beside it, by job, each a ``decide`` run through
+``change``: ``play`` (move, due, expire), ``lobby`` (create, join, rematch, computer
+seats), ``talk`` (chat, reports); ``sweeper`` runs what time makes due; ``thinking``
+hears every change and wakes the computer players.
 """
 
 from __future__ import annotations
@@ -20,41 +22,40 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import Counter, defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import rules
 from tysiac.bus.local import Bus, Change
-from tysiac.rules.timing import cancel_due, move_deadline
+from tysiac.server import stats
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
 from tysiac.server.errors import (
+    UNKNOWN_GAME,
     BrokenGame,
     ServiceError,
     Skipped,
-    missing,
-    rules_refusals,
+    deleted,
     store_busy,
 )
+from tysiac.server.game import play
+from tysiac.server.game.deadlines import Pauses, next_deadline
 from tysiac.server.game.snapshot import Held, StateMessage, snapshot
-from tysiac.server.game.table import PublicEvent, Table, apply_event, deck_event, empty_table
+from tysiac.server.game.table import Event, PublicEvent, Table, apply_event, deck_event, empty_table
 from tysiac.server.game.table import Settings as TableSettings
-from tysiac.server.game.thinking import Thinker
+from tysiac.server.game.thinking import Bots
 from tysiac.server.moderation.authors import Author
 from tysiac.server.moderation.throttle import Throttle
 from tysiac.server.security import token_hash
 from tysiac.store import gamedb, statsdb
-from tysiac.store.commits import GroupCommit
-from tysiac.store.schema import ACTIVE, EventKind, GameStatus
+from tysiac.store.schema import EventKind, GameStatus
+from tysiac.store.stores import Store
 
-Event = tuple[str, dict[str, Any]]
-REMATCH_WAIT_SECONDS = 60  # a rematch waits this long for its players, then starts anyway
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
@@ -76,7 +77,7 @@ class Dealing:
 class GameService:
     def __init__(
         self,
-        engine: AsyncEngine,
+        store: Store,
         bus: Bus,
         settings: Settings,
         hash_key: str,
@@ -85,7 +86,7 @@ class GameService:
         dealing: Dealing = Dealing(),
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        self.engine = engine
+        self.store = store
         self.bus = bus
         self.settings = settings
         self.hash_key = hash_key
@@ -93,43 +94,37 @@ class GameService:
         self.dealing = dealing
         self.clock = clock
         self.throttle = Throttle(settings)
-        self.thinker = Thinker(settings.bot_workers)
-        self._wakers: set[asyncio.Task[None]] = set()  # computer players' wake-up calls
-        self._thinking: set[str] = set()  # games whose computer player is thinking now
-        self.create_lock = asyncio.Lock()  # creations (and rematches) one at a time
+        self.counted = stats.Throttle(settings.stats_events_per_ip_per_day)
+        self.pauses = Pauses(
+            settings.hand_pause_seconds, settings.bot_pause_seconds, dealing.move_seconds
+        )
+        self.bots = Bots(settings.bot_workers, clock, rng, lambda code: play.due(self, code))
+        # Told of every change stored here, after it is published.
+        self.listeners: list[Callable[[Table], None]] = [self.bots.changed]
+        self.creations = asyncio.Lock()  # creations (and rematches) one at a time
         self._tables: dict[str, Table] = {}
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # SQLite has one writer at a time, this process: its writes are group-committed,
-        # and its cache of games' rows is the truth (a row changed behind it, by the admin
-        # command say, shows when the version-checked update finds nothing, and is read
-        # again). PostgreSQL, shared by many processes, reads the row under its lock.
-        self.commits = GroupCommit(engine) if engine.dialect.name == "sqlite" else None
-        self._rows: dict[str, gamedb.GameRow] = {}  # with ``commits``: rows as last written
+        self._locks: dict[str, asyncio.Lock] = {}
         self._seats: dict[str, dict[str, int]] = {}  # by game: seats by token hash, as read
-        self._stats_day = ""
-        self._stats_events: Counter[str] = Counter()  # events counted today, by address hash
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction, committed on leaving the block (on SQLite, with others');
-        a store that does not answer is ``store_busy`` (503), and nothing was written."""
-        manager = self.commits.writing() if self.commits is not None else self.engine.begin()
+        """A write transaction, committed on leaving the block; a store that does not
+        answer is ``store_busy`` (503), and nothing was written."""
         with store_busy():
-            async with manager as conn:
+            async with self.store.writing() as conn:
                 yield conn
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncConnection]:
         """A connection to read on; a store that does not answer is ``store_busy`` (503)."""
         with store_busy():
-            async with self.engine.connect() as conn:
+            async with self.store.reading() as conn:
                 yield conn
 
     async def close(self) -> None:
         """The server stops: the computer players' workers, then the writes under way."""
-        self.thinker.close()
-        if self.commits is not None:
-            await self.commits.close()
+        self.bots.close()
+        await self.store.close()
 
     def now(self) -> datetime:
         return self.clock()
@@ -143,7 +138,7 @@ class GameService:
         """The table at the row's version: from the cache, topped up from the log."""
         table = self._tables.get(row.code)
         if table is None or table.version > row.version:
-            table = empty_table(row.code, settings_of(row))
+            table = empty_table(row.code, TableSettings.of(row))
         if table.version < row.version:  # another process, or a cold cache
             try:
                 for event in await gamedb.events_of(conn, row.id, after=table.version):
@@ -155,32 +150,38 @@ class GameService:
         newest = self._tables.get(row.code)  # a change heard meanwhile may have passed it
         if newest is None or newest.version <= table.version:
             self._tables[row.code] = table
-        if self.commits is not None:
-            self._rows[row.code] = row
         return table
 
     async def table(self, code: str, at_least: int | None = None) -> Table:
-        """The current table; the cache serves it when it is at least at version ``at_least``."""
+        """The current table; the cache serves it when it is at least at version
+        ``at_least``, or when the store knows it is current."""
         cached = self._tables.get(code)
         if cached is not None and at_least is not None and cached.version >= at_least:
             return cached
-        if cached is not None and code in self._rows:  # SQLite: the cache is the truth
+        if cached is not None and self.store.known_version(code) == cached.version:
             return cached
         async with self.reading() as conn:
-            row = await gamedb.game_by_code(conn, code)
+            row = await self.store.game(conn, code)
             if row is None:
-                raise await missing(conn, code)
+                raise await self._missing(conn, code)
             cached = self._tables.get(code)
             if cached is not None and cached.version == row.version:
                 return cached
             return await self._load(conn, row)
 
+    async def _missing(self, conn: AsyncConnection, code: str) -> ServiceError:
+        """The error for a code with no game: deleted (while the notice lasts), else unknown."""
+        notice = await gamedb.deletion_notice(conn, code)
+        if notice is None:
+            return ServiceError(*UNKNOWN_GAME)
+        return deleted(notice.reason, notice.message)
+
     def forget(self, code: str) -> None:
         """Drop a game from this process's cache (deleted, or cancelled as broken)."""
         self._tables.pop(code, None)
-        self._rows.pop(code, None)
         self._seats.pop(code, None)
         self._locks.pop(code, None)
+        self.store.forget(code)
 
     async def seat_of(self, code: str, token: str | None) -> int | None:
         """The seat a token holds in the game, None for a spectator; a wrong token is refused.
@@ -199,7 +200,7 @@ class GameService:
         async with self.reading() as conn:
             seats = await gamedb.seat_hashes(conn, code)
             if seats is None:
-                raise await missing(conn, code)
+                raise await self._missing(conn, code)
         self._seats[code] = seats
         if hashed in seats:
             return seats[hashed]
@@ -232,42 +233,37 @@ class GameService:
         return await asyncio.shield(self._change(code, decide, sweeping))
 
     async def _change(self, code: str, decide: Decide[R], sweeping: bool) -> tuple[Table, R]:
-        async with self._locks[code]:
+        async with self._locks.setdefault(code, asyncio.Lock()):
             try:
-                table, result, published = await self._store(
-                    code, decide, sweeping, self._rows.get(code)
-                )
-            except StaleRow:  # SQLite: the row changed behind this process's cache
-                self._rows.pop(code, None)
-                table, result, published = await self._store(code, decide, sweeping, None)
+                table, result, published = await self._store(code, decide, sweeping)
+            except gamedb.StaleRow:  # the row changed behind the store: decide again
+                table, result, published = await self._store(code, decide, sweeping)
         if published is not None:
             events, change = published
             await self.bus.publish(code, {"v": table.version, "events": events}, change)
-            self._wake_bot(table)
+            for listener in self.listeners:
+                listener(table)
         return table, result
 
     async def _store(
-        self, code: str, decide: Decide[R], sweeping: bool, row: gamedb.GameRow | None
-    ) -> tuple[Table, R, tuple[list[PublicEvent], Change | None] | None]:
-        """Decide on the game's row (read under its lock unless given) and store what was
-        decided: the table, the command's result, and the events to publish with the
-        change for the other processes (None: nothing to publish)."""
+        self, code: str, decide: Decide[R], sweeping: bool
+    ) -> tuple[Table, R, tuple[list[PublicEvent], Change] | None]:
+        """Decide on the game's row and store what was decided: the table, the command's
+        result, and the events to publish with the change for the other processes'
+        caches (None: nothing to publish)."""
         async with self.writing() as conn:
-            if row is None:
-                row = await gamedb.game_by_code(conn, code, lock=True, skip_locked=sweeping)
+            row = await self.store.game_to_change(conn, code, sweeping=sweeping)
             if row is None:
                 if sweeping:
                     raise Skipped(code)
-                raise await missing(conn, code)
+                raise await self._missing(conn, code)
             before = await self._load(conn, row)
             new, result = await decide(conn, row, before)
             if not new:
                 return before, result, None
             table, published, row = await self.append(conn, row, before, new)
-        self._tables[code] = table  # committed now
-        if self.commits is not None:
-            self._rows[code] = row
-            return table, result, (published, None)  # one process: nobody else caches it
+        self.store.committed(row)
+        self._tables[code] = table
         change = {
             "after": before.version,
             "events": new,
@@ -275,6 +271,46 @@ class GameService:
             "deadline": table.deadline,
         }
         return table, result, (published, change)
+
+    async def append(
+        self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
+    ) -> tuple[Table, list[PublicEvent], gamedb.GameRow]:
+        """Fold the new events into the table and store them with the game's row, in the
+        command's transaction: the table, what every viewer may learn of each event, and
+        the row as stored. Raises ``StaleRow`` if the stored row is no longer at
+        ``before``'s version. (``lobby`` opens new games with it too.)"""
+        now = self.now()
+        table = before
+        published: list[PublicEvent] = []
+        for kind, data in new:
+            table, public = apply_event(table, kind, data, now)
+            published.append(public)
+        deadline = next_deadline(before, table, new, now, self.pauses, self.rng)
+        table = replace(table, deadline=deadline)
+        row = replace(
+            row,
+            version=table.version,
+            status=table.status,
+            deadline=table.deadline,
+            updated_at=now,
+            started_at=row.started_at or (now if table.game is not None else None),
+        )
+        await self.store.store_change(conn, row, version_was=before.version)
+        await self.store.append_events(conn, row.id, before.version + 1, new, now)
+        day = now.date().isoformat()
+        if (
+            table.status != before.status
+            and table.status in (GameStatus.PLAYING, GameStatus.FINISHED)
+            and self.counted.counts(row.creator_ip, day)
+        ):
+            await statsdb.count_day(
+                conn,
+                day,
+                started=int(table.status == GameStatus.PLAYING),
+                finished=int(table.status == GameStatus.FINISHED),
+                bots=any(table.bots),
+            )
+        return table, published, row
 
     def heard(self, code: str, version: int, change: Change) -> None:
         """A process stored a change of the game (the bus's ``on_change``): fold it into
@@ -301,82 +337,7 @@ class GameService:
             table, deadline=None if deadline is None else datetime.fromisoformat(deadline)
         )
 
-    def _wake_bot(self, table: Table) -> None:
-        """When a computer player is to move, make its move when its pause is over rather
-        than on the sweeper's next pass (the sweeper still catches it after a restart)."""
-        game = table.game
-        if table.deadline is None or game is None or game.to_move is None:
-            return
-        level = table.bot(game.to_move)
-        if level is None:
-            return
-        self.thinker.warm(level)
-        delay = max(0.0, (table.deadline - self.now()).total_seconds())
-        loop = asyncio.get_running_loop()
-        loop.call_later(delay, self._start_waker, table.code)
-
-    def _start_waker(self, code: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._woken(code))
-        self._wakers.add(task)
-        task.add_done_callback(self._wakers.discard)
-
-    async def _woken(self, code: str) -> None:
-        try:
-            await self.due(code)
-        except (Skipped, ServiceError, BrokenGame):
-            pass  # taken by another process, gone, or for the sweeper to cancel
-        except Exception:
-            log.exception("a computer player's move in %s failed; the sweeper tries again", code)
-
-    async def append(
-        self, conn: AsyncConnection, row: gamedb.GameRow, before: Table, new: list[Event]
-    ) -> tuple[Table, list[PublicEvent], gamedb.GameRow]:
-        """Fold the new events into the table, store them and the row: the table, what
-        every viewer may learn of each event, and the row as stored now. Raises
-        ``StaleRow`` if the stored row is no longer at ``before``'s version."""
-        now = self.now()
-        table = before
-        published: list[PublicEvent] = []
-        for kind, data in new:
-            table, public = apply_event(table, kind, data, now)
-            published.append(public)
-        table = replace(table, deadline=self._deadline(before, table, new, now))
-        row = replace(
-            row,
-            version=table.version,
-            status=table.status,
-            deadline=table.deadline,
-            updated_at=now,
-            started_at=row.started_at or (now if table.game is not None else None),
-        )
-        if not await gamedb.store_change(conn, row, version_was=before.version):
-            raise StaleRow(row.code)
-        await gamedb.append_events(conn, row.id, before.version + 1, new, now)
-        if (
-            table.status != before.status
-            and table.status in (GameStatus.PLAYING, GameStatus.FINISHED)
-            and self._counted(row.creator_ip, now.date().isoformat())
-        ):
-            await statsdb.count_day(
-                conn,
-                now.date().isoformat(),
-                started=int(table.status == GameStatus.PLAYING),
-                finished=int(table.status == GameStatus.FINISHED),
-                bots=any(table.bots),
-            )
-        return table, published, row
-
-    def _counted(self, creator_ip: str, day: str) -> bool:
-        """Whether a game's start or end goes into the day's statistics.
-
-        As the description's statistics gateway does: at most ``stats_events_per_ip_per_day``
-        events a day from the games of one address, so one address churning through games
-        cannot inflate the counts. The address's hash is kept in memory for the day only.
-        """
-        if self._stats_day != day:
-            self._stats_day, self._stats_events = day, Counter()
-        self._stats_events[creator_ip] += 1
-        return self._stats_events[creator_ip] <= self.settings.stats_events_per_ip_per_day
+    # --- dealing ----------------------------------------------------------------------
 
     def shuffled(self) -> list[int]:
         """R9: a deck from the secure generator (or the dealing a test gave the service)."""
@@ -390,149 +351,3 @@ class GameService:
         if self.dealing.start_scores is not None:
             started["scores"] = list(self.dealing.start_scores[:players])
         return [(EventKind.STARTED, started), deck_event(self.shuffled())]
-
-    def _deadline(
-        self, before: Table, after: Table, new: list[Event], now: datetime
-    ) -> datetime | None:
-        """R27: a fresh move time after every move; after a hand, a pause to read its result.
-        A rematch waiting for its players starts at the latest REMATCH_WAIT_SECONDS after
-        it was made."""
-        if after.awaiting_players:
-            return before.deadline or now + timedelta(seconds=REMATCH_WAIT_SECONDS)
-        game = after.game
-        if after.status != GameStatus.PLAYING or game is None:
-            return None
-        changed = any(kind in (EventKind.MOVE, "dealt") for kind, _ in new)
-        if not changed:
-            return before.deadline
-        if game.awaiting_deal:
-            return now + timedelta(seconds=self.settings.hand_pause_seconds)
-        if game.to_move is None:
-            return None
-        if after.bot(game.to_move) is not None:
-            return now + timedelta(seconds=self._bot_pause(game))
-        return move_deadline(now, self.dealing.move_seconds or after.settings.move_seconds)
-
-    def _bot_pause(self, game: rules.Game) -> float:
-        """A computer player's natural pause: about ``bot_pause_seconds``, a third of it
-        when it has only one move (a forced card is not thought over)."""
-        pause = self.settings.bot_pause_seconds
-        if len(rules.legal_actions(game)) == 1:
-            return pause / 3
-        return pause * self.rng.uniform(2 / 3, 4 / 3)
-
-    # --- the commands of play -------------------------------------------------------
-
-    async def move(
-        self, code: str, seat: int | None, version: int, action: dict[str, Any]
-    ) -> Table:
-        async def decide(
-            conn: AsyncConnection, row: gamedb.GameRow, table: Table
-        ) -> tuple[list[Event], None]:
-            if seat is None:
-                raise ServiceError("spectator", "Oglądasz grę jako widz: nie możesz grać.", 403)
-            if table.status == GameStatus.WAITING:
-                raise ServiceError("not_started", "Gra jeszcze się nie zaczęła.", 409)
-            if table.status != GameStatus.PLAYING or table.game is None:
-                raise ServiceError("game_over", "Gra jest już zakończona.", 409)
-            if not table.game_version <= version <= table.version:  # chat alone is no change
-                raise ServiceError("stale", "Stan gry się zmienił. Widok jest już odświeżony.", 409)
-            if not isinstance(action, dict):
-                raise ServiceError("malformed", "Nieprawidłowy ruch.")
-            with rules_refusals():
-                parsed = rules.action_from_json({**action, "seat": seat})
-                if isinstance(parsed, rules.Timeout):
-                    raise rules.IllegalAction("malformed", "Tego ruchu wykonuje serwer.")
-                rules.apply(table.game, parsed)
-            return [(EventKind.MOVE, rules.action_to_json(parsed))], None
-
-        table, _ = await self.change(code, decide)
-        return table
-
-    async def due(self, code: str) -> None:
-        """The game's deadline passed: deal the next hand, or time out the seat to move (R28),
-        or make a computer player's move, or start a rematch that waited long enough for
-        its players."""
-        thought = await self._think(code)
-
-        async def decide(
-            conn: AsyncConnection, row: gamedb.GameRow, table: Table
-        ) -> tuple[list[Event], None]:
-            now = self.now()
-            game = table.game
-            if row.status not in ACTIVE or row.deadline is None or row.deadline > now:
-                return [], None
-            if table.awaiting_players:
-                return self.start_events(table.settings.players), None
-            if game is not None and game.awaiting_deal:
-                return [deck_event(self.shuffled())], None
-            if game is None or game.to_move is None:
-                return [], None
-            if table.bot(game.to_move) is not None:  # a computer player's pause is over
-                if thought is None or thought[0] != table.version:
-                    return [], None  # the game moved on meanwhile: it thinks again
-                return [(EventKind.MOVE, bot_move(game, thought[1]))], None
-            return [(EventKind.MOVE, {"seat": game.to_move, "type": "timeout"})], None
-
-        await self.change(code, decide, sweeping=True)
-
-    async def _think(self, code: str) -> tuple[int, dict[str, Any]] | None:
-        """The move of the computer player to move, if its pause is over: worked out from
-        its seat's view alone (``rules.view``; the bot is never handed the game), before
-        the game's lock is taken, so a search holds up no other command. With the version
-        it was made for: a game that moved on meanwhile throws it away."""
-        table = self._tables.get(code) or await self.table(code)
-        game = table.game
-        if table.status != GameStatus.PLAYING or game is None or game.to_move is None:
-            return None
-        level = table.bot(game.to_move)
-        if level is None or table.deadline is None or table.deadline > self.now():
-            return None
-        if code in self._thinking:  # the wake-up call and the sweeper: one thinks
-            return None
-        self._thinking.add(code)
-        try:
-            seen = rules.view(game, game.to_move, history=True)
-            chosen = await self.thinker.choose(level, seen, self.rng.getrandbits(64))
-        finally:
-            self._thinking.discard(code)
-        return table.version, chosen
-
-    async def expire(self, code: str) -> None:
-        """R31: cancel a game never filled within an hour, or not finished within a day."""
-
-        async def decide(
-            conn: AsyncConnection, row: gamedb.GameRow, table: Table
-        ) -> tuple[list[Event], None]:
-            if row.status not in ACTIVE:
-                return [], None
-            started = row.started_at if row.status == GameStatus.PLAYING else None
-            if cancel_due(row.created_at, started) > self.now():
-                return [], None
-            reason = "not_filled" if started is None else "not_finished"
-            return [(EventKind.CANCELLED, {"reason": reason})], None
-
-        await self.change(code, decide, sweeping=True)
-
-
-class StaleRow(Exception):
-    """The game's stored row is not at the version its command was decided on."""
-
-
-def bot_move(game: rules.Game, chosen: dict[str, Any]) -> dict[str, Any]:
-    """A computer player's move as stored: checked against the rules first, so a bot's
-    mistake is a bug that fails here, not an event in the log."""
-    action = rules.action_from_json(chosen)
-    rules.apply(game, action)
-    return rules.action_to_json(action)
-
-
-def settings_of(row: gamedb.GameRow) -> TableSettings:
-    return TableSettings(
-        row.players, row.target, row.name, row.public, row.chat, row.move_seconds, options_of(row)
-    )
-
-
-def options_of(row: gamedb.GameRow) -> rules.Options:
-    """The game's house rules as stored (checked at creation; NULL before they existed)."""
-    return rules.options_from_json(row.options or {})

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR
 from tysiac.server import stats
 from tysiac.server.errors import BrokenGame, ServiceError, Skipped, deleted_message
+from tysiac.server.game import play
 from tysiac.server.game.service import GameService
 from tysiac.server.moderation import violations
 from tysiac.store import gamedb, moderationdb, statsdb
@@ -55,10 +56,10 @@ class Sweeper:
         """One pass: due moves, expired games, retention, deletion notices, statistics."""
         service = self.service
         now = service.now()
-        async with service.engine.connect() as conn:
+        async with service.store.reading() as conn:
             due = await gamedb.due_moves(conn, now)
             expired = await gamedb.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
-        for change, codes in ((service.due, due), (service.expire, expired)):
+        for change, codes in ((play.due, due), (play.expire, expired)):
             for code in codes:
                 await self._one(change, code)
         await self._retention(now)
@@ -66,10 +67,10 @@ class Sweeper:
         await self._mail_statistics(now)
         self.passes += 1
 
-    async def _one(self, change: Callable[[str], Awaitable[None]], code: str) -> None:
+    async def _one(self, change: Callable[[GameService, str], Awaitable[None]], code: str) -> None:
         """One game's timeout or expiry; whatever goes wrong stays with that game."""
         try:
-            await change(code)
+            await change(self.service, code)
         except BrokenGame as broken:
             await self._cancel_broken(broken)
         except (Skipped, ServiceError):  # held by another process, or gone meanwhile
@@ -122,13 +123,16 @@ class Sweeper:
 
     async def _tell_deletions(self, now: datetime) -> None:
         """Every process tells its own connections of each deletion, by anyone, once."""
-        async with self.service.engine.connect() as conn:
+        async with self.service.store.reading() as conn:
             notices = await gamedb.notices_since(conn, now - NOTICE_WINDOW)
         told, self._told = self._told, {notice.code for notice in notices}
         for notice in notices:
             if notice.code not in told:
                 self.service.forget(notice.code)
-                message = {"deleted": True, "message": deleted_message(notice)}
+                message = {
+                    "deleted": True,
+                    "message": deleted_message(notice.reason, notice.message),
+                }
                 self.service.bus.deliver(notice.code, message)
 
     async def _mail_statistics(self, now: datetime) -> None:

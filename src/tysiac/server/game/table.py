@@ -23,8 +23,10 @@ from tysiac import rules
 from tysiac.rules.cards import card_code, parse_card
 from tysiac.rules.options import DEFAULT as DEFAULT_OPTIONS
 from tysiac.rules.view import MeldView, meld_view
+from tysiac.store.gamedb import GameRow
 from tysiac.store.schema import EventKind, GameStatus
 
+Event = tuple[str, dict[str, Any]]  # an event to store: its kind and data
 CHAT_KEPT = 100  # lines of chat a snapshot carries
 LOG_KEPT = 100  # public game events a snapshot carries (the move log)
 CHAT_REJECTIONS = 2  # refused messages after which a game's chat turns off for everyone
@@ -51,6 +53,15 @@ class Settings:
     chat: bool
     move_seconds: int
     options: rules.Options = DEFAULT_OPTIONS  # the house rules (V1-V14)
+
+    @classmethod
+    def of(cls, row: GameRow) -> Settings:
+        """The settings as stored in the game's row; house rules checked at creation
+        (NULL in games older than them: the defaults)."""
+        options = rules.options_from_json(row.options or {})
+        return cls(
+            row.players, row.target, row.name, row.public, row.chat, row.move_seconds, options
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +195,7 @@ def _fold(table: Table, kind: str, data: dict[str, Any], at: datetime) -> Table:
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 
-def deck_event(deck: list[int]) -> tuple[str, dict[str, Any]]:
+def deck_event(deck: list[int]) -> Event:
     return EventKind.DEALT, {"deck": [card_code(c) for c in deck]}
 
 

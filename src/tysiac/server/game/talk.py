@@ -11,9 +11,9 @@ import contextlib
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac.server.errors import ServiceError, refusal, text_refusals
-from tysiac.server.game.service import Event, GameService
+from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import chat_refusal
-from tysiac.server.game.table import Table
+from tysiac.server.game.table import Event, Table
 from tysiac.server.moderation import texts, violations
 from tysiac.server.moderation.authors import Author
 from tysiac.server.moderation.violations import Refused

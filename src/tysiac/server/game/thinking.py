@@ -18,12 +18,17 @@ import os
 import random
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime
 from typing import Any
 
-from tysiac import bots
+from tysiac import bots, rules
 from tysiac.rules.view import GameView
+from tysiac.server.errors import ServiceError, Skipped
+from tysiac.server.game.table import Table
+from tysiac.store.schema import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +102,79 @@ class Thinker:
             if isinstance(error, BrokenProcessPool):
                 self.close()
             return _choose(FALLBACK, view, seed)
+
+
+Due = Callable[[str], Awaitable[None]]  # make the game's due move (``play.due``)
+
+
+class Bots:
+    """This process's computer players: they hear every change the service stores, and
+    when one of them is to move, make its move as soon as its pause is over rather than
+    on the sweeper's next pass (the sweeper still catches it after a restart)."""
+
+    def __init__(
+        self, workers: int, clock: Callable[[], datetime], rng: random.Random, due: Due
+    ) -> None:
+        self.thinker = Thinker(workers)
+        self.clock = clock
+        self.rng = rng
+        self.due = due
+        self._wakers: set[asyncio.Task[None]] = set()  # wake-up calls under way
+        self._thinking: set[str] = set()  # games whose computer player is thinking now
+
+    def changed(self, table: Table) -> None:
+        """A change of the game was stored: set a wake-up call if a computer moves next."""
+        game = table.game
+        if table.deadline is None or game is None or game.to_move is None:
+            return
+        level = table.bot(game.to_move)
+        if level is None:
+            return
+        self.thinker.warm(level)
+        delay = max(0.0, (table.deadline - self.clock()).total_seconds())
+        asyncio.get_running_loop().call_later(delay, self._wake, table.code)
+
+    def _wake(self, code: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._woken(code))
+        self._wakers.add(task)
+        task.add_done_callback(self._wakers.discard)
+
+    async def _woken(self, code: str) -> None:
+        try:
+            await self.due(code)
+        except (Skipped, ServiceError):
+            pass  # taken by another process, gone, or broken (for the sweeper to cancel)
+        except Exception:
+            log.exception("a computer player's move in %s failed; the sweeper tries again", code)
+
+    async def think(self, table: Table) -> tuple[int, dict[str, Any]] | None:
+        """The move of the computer player to move, if its pause is over: worked out from
+        its seat's view alone (``rules.view``; the bot is never handed the game), before
+        the game's lock is taken, so a search holds up no other command. With the version
+        it was made for: a game that moved on meanwhile throws it away."""
+        game = table.game
+        if table.status != GameStatus.PLAYING or game is None or game.to_move is None:
+            return None
+        level = table.bot(game.to_move)
+        if level is None or table.deadline is None or table.deadline > self.clock():
+            return None
+        if table.code in self._thinking:  # the wake-up call and the sweeper: one thinks
+            return None
+        self._thinking.add(table.code)
+        try:
+            seen = rules.view(game, game.to_move, history=True)
+            chosen = await self.thinker.choose(level, seen, self.rng.getrandbits(64))
+        finally:
+            self._thinking.discard(table.code)
+        return table.version, chosen
+
+    def close(self) -> None:
+        self.thinker.close()
+
+
+def bot_move(game: rules.Game, chosen: dict[str, Any]) -> dict[str, Any]:
+    """A computer player's move as stored: checked against the rules first, so a bot's
+    mistake is a bug that fails here, not an event in the log."""
+    action = rules.action_from_json(chosen)
+    rules.apply(game, action)
+    return rules.action_to_json(action)

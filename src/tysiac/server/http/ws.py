@@ -18,7 +18,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tysiac.server.errors import UNKNOWN_GAME, ServiceError
-from tysiac.server.game import lobby, talk
+from tysiac.server.game import lobby, play, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import Held
 from tysiac.server.http import inbound
@@ -130,7 +130,7 @@ class Connection:
         command = parse_message(text)
         match command:
             case Move(v=version, action=action):
-                await self.service.move(self.code, self.seat, version, action)
+                await play.move(self.service, self.code, self.seat, version, action)
             case Chat(text=chat_text):
                 await talk.chat(self.service, self.code, self.seat, chat_text, self.author)
             case Report(seq=seq):
