@@ -357,6 +357,24 @@ def test_the_same_words_from_two_players_are_two_reports(tmp_path: Path) -> None
         }
 
 
+def test_a_browser_that_creates_on_its_first_request_holds_one_seat(tmp_path: Path) -> None:
+    """The creator's first request brings no cookie: the one its response sets is the
+    browser's, and the same browser joining again under another nick is refused."""
+    with moderated(tmp_path) as (server, _clock):
+        headers = {"X-Forwarded-For": "203.0.113.9"}
+        with httpx.Client(base_url=server.base, timeout=10, headers=headers) as browser:
+            created = browser.post("/api/games", json={"nick": "Ala", "players": 3})
+            assert created.status_code == 201 and "ivoca_did" in browser.cookies
+            code = created.json()["code"]
+            again = browser.post(f"/api/games/{code}/join", json={"nick": "Ola"})
+            assert again.status_code == 409
+            assert error(again) == {
+                "code": "already_seated",
+                "message": "Już siedzisz przy tym stole jako Ala.",
+            }
+            assert browser.get(f"/api/games/{code}").json()["nicks"] == ["Ala", None, None]
+
+
 def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
     with moderated(tmp_path) as (server, _clock):
         ala, ola = Device(server), Device(server, "198.51.100.2")
@@ -387,7 +405,8 @@ def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
         with sqlite3.connect(tmp_path / "test.db") as db:
             rows = db.execute("select data from events where kind = 'joined' order by seq")
             devices = [json.loads(data)["device"] for (data,) in rows]
-        assert devices[2:] == [None, None] and len(set(devices[:2])) == 2
+        # The forged cookies were replaced: each joiner is the browser of its new cookie.
+        assert None not in devices and len(set(devices)) == 4
         watchers = [
             ala.socket(code, created["token"]),
             server.client(code),

@@ -33,6 +33,7 @@ from tysiac.server.http.ws import game_socket
 from tysiac.server.moderation.authors import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_SECONDS,
+    ISSUED_DEVICE,
     new_device_id,
     valid_device_id,
 )
@@ -105,6 +106,7 @@ class DeviceCookie:
             await self.app(scope, receive, send)
             return
         device_id = new_device_id(key)
+        scope.setdefault("state", {})[ISSUED_DEVICE] = device_id
         secure = "; Secure" if scope.get("scheme") == "https" else ""
         cookie = (
             f"{DEVICE_COOKIE}={device_id}; Max-Age={DEVICE_COOKIE_SECONDS}; Path=/; "

@@ -356,7 +356,7 @@ def _level_of(stored_hash: str) -> str | None:
 
 def _joined(seat: int, nick: str, author: Author) -> Event:
     """A seat taken, with the joiner's device hash (a real device only; never sent)."""
-    device = author.device if author.from_cookie else None
+    device = author.browser
     return EventKind.JOINED, {"seat": seat, "nick": nick, "device": device}
 
 
@@ -365,8 +365,8 @@ def _check_joinable(table: Table, author: Author) -> None:
         raise ServiceError(EventKind.CANCELLED, "Ta gra została anulowana.", 410)
     if table.status == GameStatus.FINISHED:
         raise ServiceError("finished", "Ta gra już się zakończyła.", 409)
-    if author.from_cookie and author.device in table.devices:  # one browser, one seat
-        nick = table.nicks[table.devices.index(author.device)]
+    if author.browser is not None and author.browser in table.devices:  # one browser, one seat
+        nick = table.nicks[table.devices.index(author.browser)]
         raise ServiceError("already_seated", f"Już siedzisz przy tym stole jako {nick}.", 409)
     if table.free_seat() is None:
         raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)

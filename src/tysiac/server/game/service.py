@@ -129,8 +129,8 @@ class GameService:
     def now(self) -> datetime:
         return self.clock()
 
-    def author(self, device_id: str | None, address: str) -> Author:
-        return Author.of(self.hash_key, device_id, address)
+    def author(self, device_id: str | None, address: str, issued: str | None = None) -> Author:
+        return Author.of(self.hash_key, device_id, address, issued)
 
     # --- reading ----------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from tysiac.server.game.lobby import Seated
 from tysiac.server.game.service import GameService
 from tysiac.server.http.inbound import json_body
 from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
-from tysiac.server.moderation.authors import DEVICE_COOKIE, Author
+from tysiac.server.moderation.authors import DEVICE_COOKIE, ISSUED_DEVICE, Author
 from tysiac.server.security import normalise_code
 from tysiac.web import STATIC
 
@@ -67,12 +67,16 @@ def client_address(request: Request) -> str:
 
 
 def author_of(request: Request) -> Author:
-    """Who is asking, for moderation: the device cookie and the address.
+    """Who is asking: the device cookie and the address.
 
-    Only a cookie the client brought counts: one that this response is only now setting
-    is not a device yet (else every cookie-less request would be a new device).
+    For moderation only a cookie the client brought counts: one that this response is
+    only now setting is not a device yet (else every cookie-less request would be a new
+    device). It does mark the browser that takes a seat (``DeviceCookie``).
     """
-    return service_of(request).author(request.cookies.get(DEVICE_COOKIE), client_address(request))
+    issued = getattr(request.state, ISSUED_DEVICE, None)
+    return service_of(request).author(
+        request.cookies.get(DEVICE_COOKIE), client_address(request), issued
+    )
 
 
 async def _body(request: Request) -> bytes:
