@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from ..server.harness import Client, play_until, settle
-from ..services import sql
+from ..services import POSTGRES, sql
 from .conftest import Cluster
 
 Message = dict[str, Any]
@@ -205,3 +205,31 @@ def test_creations_through_both_processes_keep_the_limits_exactly(cluster: Clust
     # 3 games waiting for players per address (the default; the first limit to bite here)
     assert statuses == [201] * 3 + [429] * 13
     assert sql(cluster.database, "SELECT count(*) FROM games")[0][0] == 3
+
+
+def test_the_database_closing_every_connection_costs_no_move_and_no_socket(
+    cluster: Cluster,
+) -> None:
+    """A PostgreSQL restart or failover closes the pools' connections under both
+    processes: the next commands get new ones, with no refusal, no traceback in either
+    log (the fixture checks) and every socket still open."""
+    _, _, everyone = two_player_game(cluster)
+    players = everyone[:2]
+    start = settle(everyone)
+    play_until(players, lambda s: s["v"] >= start + 3)
+    name = cluster.database.rsplit("/", 1)[1]
+    closed = sql(
+        POSTGRES,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = $1 AND pid <> pg_backend_pid()",
+        name,
+    )
+    assert len(closed) >= 2  # at least one pooled connection of each process
+    before = settle(everyone)
+    seen = [len(client.messages) for client in everyone]
+    play_until(players, lambda s: s["v"] >= before + 6)
+    after = settle(everyone)  # every socket still reads: none was dropped
+    assert after >= before + 6
+    for client, first in zip(everyone, seen, strict=True):
+        assert [m for m in client.messages[first:] if m["type"] == "error"] == []
+        assert client.state["v"] == after
