@@ -173,7 +173,10 @@ def test_chat_in_between_does_not_make_a_move_stale(tmp_path: Path) -> None:
         talker.send({"type": "chat", "text": "powodzenia"})
         talker.wait_state(lambda s: s["v"] == version + 1)
         mover.move({"type": "pass"}, version)  # acted on the state before the chat line
-        mover.wait_state(lambda s: s["view"]["hand"]["auction"] != [])
+        state = mover.wait_state(lambda s: s["view"]["hand"]["auction"] != [])
+        assert state["v"] == version + 2  # the chat line, then the pass: not refused as stale
+        assert state["view"]["hand"]["auction"][-1]["seat"] == mover.seat
+        assert not any(m["type"] == "error" for m in mover.messages)
 
 
 def test_timeout_event_tells_what_the_server_did(tmp_path: Path) -> None:

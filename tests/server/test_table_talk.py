@@ -174,9 +174,10 @@ def test_a_waiting_rematch_still_starts_after_a_restart(tmp_path: Path) -> None:
     clock = FakeClock()
     database = f"sqlite+aiosqlite:///{tmp_path / 'kept.db'}"  # the same store after the restart
     with live_server(tmp_path, clock=clock, database_url=database) as server:
-        _, _, code = finished_with_a_rematch(server)
+        old, _, code = finished_with_a_rematch(server)
     clock.advance(seconds=61)
     with live_server(tmp_path, clock=clock, database_url=database) as server:
         watcher = server.client(code)
-        if not playing(watcher.state):
-            watcher.wait_state(playing)
+        state = watcher.state if playing(watcher.state) else watcher.wait_state(playing)
+        assert state["game"]["status"] == "playing" and state["view"]["hand_number"] == 1
+        assert state["game"]["rematch_of"] == old
