@@ -1,5 +1,4 @@
-"""Opening games and taking seats: create, join, rematch (and its players' return), and
-the public list.
+"""Opening games and taking seats: create, join, and the public list.
 
 Every new game passes the limits (Regulamin §4.3 and the abuse limits) under one lock,
 across processes too (``gamedb.lock_creations``), so the limits hold exactly.
@@ -13,11 +12,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tysiac import bots as computer
 from tysiac import rules
 from tysiac.rules.timing import MOVE_SECONDS, PRIVATE_MOVE_SECONDS
 from tysiac.server.errors import ServiceError, text_refusals
-from tysiac.server.game import talk
+from tysiac.server.game import computers, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Event, Table, empty_table
 from tysiac.server.game.table import Settings as TableSettings
@@ -71,97 +69,25 @@ async def create(
         raise ServiceError("bad_options", error.message) from None
     levels = list(bots or [])
     for level in levels:
-        _check_level(level)
+        computers.check_level(level)
     if len(levels) > players - 1:
         raise ServiceError("bad_bots", "Komputerów może być najwyżej tylu, ile wolnych miejsc.")
     token = new_token()
     async with service.creations, service.writing() as conn:
         target = rules.game.SHORT_TARGET if short else rules.game.TARGET
         settings = TableSettings(players, target, name, public, chat, move_seconds, house_rules)
-        code, game_id = await _open_game(service, conn, author.ip, settings, version=0)
+        code, game_id = await open_game(service, conn, author.ip, settings, version=0)
         await gamedb.add_seat(conn, game_id, 0, nick, token_hash(token))
         opened = [_joined(0, nick, author)]
         nicks = [nick]
         for seat, level in enumerate(levels, start=1):
-            opened.append(await _seat_bot(conn, game_id, seat, level, nicks))
+            opened.append(await computers.seat_bot(conn, game_id, seat, level, nicks))
         if len(nicks) == players:
             opened += service.start_events(players)
         row = await gamedb.game_by_code(conn, code)
         assert row is not None
         await service.append(conn, row, empty_table(code, settings), opened)
     return Seated(code, 0, token)
-
-
-def _check_level(level: str) -> None:
-    if level not in computer.LEVELS:
-        names_ = ", ".join(computer.LEVELS)
-        raise ServiceError("bad_bot_level", f"Nieznany poziom komputera. Można: {names_}.")
-
-
-def bot_hash(level: str) -> str:
-    """What a computer player's seat stores for a token hash: no token's hash looks so
-    (a SHA-256 is 64 hex digits), so no token ever takes a bot's seat."""
-    return f"bot:{level}"
-
-
-async def _seat_bot(
-    conn: AsyncConnection, game_id: int, seat: int, level: str, nicks: list[str]
-) -> Event:
-    """Seat a computer player, "Komputer N" with the first N no player's nick is near."""
-    number = 1
-    while any(texts.same_nick(f"Komputer {number}", n) for n in nicks):
-        number += 1
-    nick = f"Komputer {number}"
-    nicks.append(nick)
-    await gamedb.add_seat(conn, game_id, seat, nick, bot_hash(level))
-    return EventKind.JOINED, {"seat": seat, "nick": nick, "device": None, "bot": level}
-
-
-async def add_bot(service: GameService, code: str, seat: int | None, level: str) -> int:
-    """The creator (seat 0) puts a computer player in the first free seat of a waiting
-    game; the game starts when that fills the table, as with the last join."""
-    _check_level(level)
-
-    async def decide(
-        conn: AsyncConnection, row: gamedb.GameRow, table: Table
-    ) -> tuple[list[Event], int]:
-        _check_host(table, seat)
-        free = table.free_seat()
-        if free is None:
-            raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)
-        taken = [n for n in table.nicks if n is not None]
-        events: list[Event] = [await _seat_bot(conn, row.id, free, level, taken)]
-        if sum(n is None for n in table.nicks) == 1:
-            events += service.start_events(table.settings.players)
-        return events, free
-
-    _, added = await service.change(code, decide)
-    return added
-
-
-async def remove_bot(service: GameService, code: str, seat: int | None, bot_seat: int) -> None:
-    """The creator frees a computer player's seat of a waiting game (a ``left`` event)."""
-
-    async def decide(
-        conn: AsyncConnection, row: gamedb.GameRow, table: Table
-    ) -> tuple[list[Event], None]:
-        _check_host(table, seat)
-        if not 0 <= bot_seat < table.settings.players or table.bot(bot_seat) is None:
-            raise ServiceError("not_a_bot", "Na tym miejscu nie siedzi komputer.", 409)
-        await gamedb.remove_seat(conn, row.id, bot_seat)
-        return [(EventKind.LEFT, {"seat": bot_seat})], None
-
-    await service.change(code, decide)
-
-
-def _check_host(table: Table, seat: int | None) -> None:
-    """Only the creator of a game still waiting for players seats or unseats computers."""
-    if seat != 0:
-        raise ServiceError(
-            "not_host", "Komputery przy stole może dodawać i usuwać tylko zakładający grę.", 403
-        )
-    if table.status != GameStatus.WAITING or table.awaiting_players:
-        raise ServiceError("not_waiting", "Gra już się zaczęła: składu nie można zmienić.", 409)
 
 
 async def join(service: GameService, code: str, nick: str, author: Author) -> Seated:
@@ -191,70 +117,6 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
     return Seated(code, seat, token)
 
 
-async def rematch(service: GameService, code: str, seat: int | None, author: Author) -> str:
-    """One click after the game: a new game, same players, same seats, same secrets.
-
-    The new game is made and filled in the same transaction that notes it in the old one:
-    a crash leaves either both or neither. It starts once every seat has connected to it
-    (``arrive``), or when REMATCH_WAIT_SECONDS have passed (``GameService.due``).
-    """
-    await talk.check_not_blocked(service, author)
-
-    async def decide(
-        conn: AsyncConnection, row: gamedb.GameRow, table: Table
-    ) -> tuple[list[Event], str]:
-        if seat is None:
-            raise ServiceError("spectator", "Rewanż może założyć tylko gracz.", 403)
-        if table.status != GameStatus.FINISHED:
-            raise ServiceError("not_finished", "Rewanż można założyć po końcu gry.", 409)
-        if table.rematch is not None:
-            return [], table.rematch
-        settings = TableSettings.of(row)
-        new_code_, game_id = await _open_game(service, conn, author.ip, settings, version=0)
-        seats = await gamedb.seats_of(conn, row.id)
-        for old in seats:
-            await gamedb.add_seat(conn, game_id, old.seat, old.nick, old.token_hash)
-        new_row = await gamedb.game_by_code(conn, new_code_)
-        assert new_row is not None
-        opened: list[Event] = [(EventKind.REMATCH_OF, {"code": code})]
-        for s in seats:
-            joined = {"seat": s.seat, "nick": s.nick, "device": table.devices[s.seat]}
-            if table.bot(s.seat) is not None:
-                joined["bot"] = table.bot(s.seat)
-            opened.append((EventKind.JOINED, joined))
-        # A computer player is back at once: the rematch waits for the people alone.
-        opened += [(EventKind.ARRIVED, {"seat": s}) for s in range(len(seats)) if table.bot(s)]
-        await service.append(conn, new_row, empty_table(new_code_, settings), opened)
-        return [(EventKind.REMATCH, {"code": new_code_})], new_code_
-
-    async with service.creations:  # counted with creations, as one of them
-        _, made = await service.change(code, decide)
-    return made
-
-
-async def arrive(service: GameService, code: str, seat: int) -> None:
-    """A seat's socket opened. A rematch waiting for its players notes the first of each
-    seat's, and starts (deals) with the last seat's."""
-
-    def arriving(table: Table) -> bool:
-        return table.awaiting_players and seat not in table.arrived
-
-    if not arriving(await service.table(code)):  # the usual case: no write
-        return
-
-    async def decide(
-        conn: AsyncConnection, row: gamedb.GameRow, table: Table
-    ) -> tuple[list[Event], None]:
-        if not arriving(table):
-            return [], None
-        events: list[Event] = [(EventKind.ARRIVED, {"seat": seat})]
-        if len(table.arrived) + 1 == table.settings.players:
-            events += service.start_events(table.settings.players)
-        return events, None
-
-    await service.change(code, decide)
-
-
 async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
     async with service.reading() as conn:
         listed = await gamedb.public_games(conn)
@@ -269,7 +131,7 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
             "name": row.name,
             "players": row.players,
             "nicks": nicks,
-            "bots": [_level_of(s.token_hash) for s in seated],
+            "bots": [computers.level_of(s.token_hash) for s in seated],
             "short": row.target == rules.game.SHORT_TARGET,
             "chat": row.chat,
             "options": rules.options_to_json(TableSettings.of(row).options),
@@ -278,7 +140,7 @@ async def public_games(service: GameService) -> dict[str, list[dict[str, Any]]]:
     return {"waiting": waiting, "playing": playing}
 
 
-async def _open_game(
+async def open_game(
     service: GameService,
     conn: AsyncConnection,
     creator_ip: str,
@@ -347,11 +209,6 @@ async def _check_limits(service: GameService, conn: AsyncConnection, creator_ip:
             f"({settings.max_games_per_ip_per_hour}). Spróbuj ponownie za jakiś czas.",
             429,
         )
-
-
-def _level_of(stored_hash: str) -> str | None:
-    """A seat's computer level from its stored hash (``bot_hash``), None for a person."""
-    return stored_hash.removeprefix("bot:") if stored_hash.startswith("bot:") else None
 
 
 def _joined(seat: int, nick: str, author: Author) -> Event:

@@ -18,7 +18,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tysiac.server.errors import UNKNOWN_GAME, ServiceError
-from tysiac.server.game import lobby, play, talk
+from tysiac.server.game import computers, play, rematch, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import Held
 from tysiac.server.http import inbound
@@ -137,11 +137,11 @@ class Connection:
                 await talk.report(self.service, self.code, self.seat, seq)
                 await self.send({"type": "reported", "seq": seq})
             case Rematch():
-                await lobby.rematch(self.service, self.code, self.seat, self.author)
+                await rematch.rematch(self.service, self.code, self.seat, self.author)
             case AddBot(level=level):
-                await lobby.add_bot(self.service, self.code, self.seat, level)
+                await computers.add_bot(self.service, self.code, self.seat, level)
             case RemoveBot(seat=seat):
-                await lobby.remove_bot(self.service, self.code, self.seat, seat)
+                await computers.remove_bot(self.service, self.code, self.seat, seat)
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():
@@ -151,7 +151,7 @@ class Connection:
         queue = self.service.bus.subscribe(self.code)
         try:
             if self.seat is not None:  # a rematch waiting for its players: one more is back
-                await lobby.arrive(self.service, self.code, self.seat)
+                await rematch.arrive(self.service, self.code, self.seat)
             await self._write(queue)
         except ServiceError as error:  # the game went away under us
             if error.code == "deleted":  # found before the notice came (another process's)
