@@ -1,19 +1,15 @@
 """The server's one configuration, validated at start (pydantic-settings).
 
-``OperatorSettings`` is the list of every setting an operator can make, each with the
-``description`` the README's table is checked against. pydantic-settings reads them
-from ``TYSIAC_<KEY>`` variables (``TYSIAC_SMTP_HOST``) and from the TOML file named by
-``TYSIAC_CONFIG`` (``smtp_host = "mail.example.org"``); a variable wins over the file.
-With nothing set, ``make run`` serves the game on SQLite; the contact form then says
-it is not configured.
+Longer than most modules: ``OperatorSettings`` is the one list of every setting, each
+with its checks and the ``description`` the README's table is checked against.
 
-``Settings`` adds the fields only code sets and reads nothing but its keyword
-arguments: ``Settings(...)`` in the tests and the harness takes those and the defaults.
-``Settings.from_env`` is the one way to the operator's settings; problems come back as
-``ConfigError``, one line per problem naming the setting and its variable. The
-operator's key file is read and checked by the contact package at start
-(``contact.operator_key.with_operator_key``). The clock and the dealing are not
-settings: they are handed to ``create_app``.
+pydantic-settings reads an operator's settings from ``TYSIAC_<KEY>`` variables
+(``TYSIAC_SMTP_HOST``) and from the TOML file named by ``TYSIAC_CONFIG`` (``smtp_host =
+"mail.example.org"``); a variable wins over the file. With nothing set, ``make run``
+serves the game on SQLite. ``Settings`` adds the fields only code sets and takes its
+keyword arguments and the defaults, nothing else (the tests); ``Settings.from_env`` is
+the operator's settings, or a ``ConfigError`` with one line per problem
+(``config_errors``). The key file is checked by ``contact.operator_key`` at start.
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_core import PydanticCustomError
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -43,11 +39,11 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-ENV_PREFIX = "TYSIAC_"
+from tysiac.server.config_errors import ENV_PREFIX, TOGETHER, problems
+
 CONFIG = f"{ENV_PREFIX}CONFIG"  # the variable naming the TOML file
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 DATABASE_SCHEMES = ("sqlite+aiosqlite", "postgresql+asyncpg")
-TOGETHER = "settings_together"  # the error type of the checks that need several settings
 
 
 class ConfigError(Exception):
@@ -202,26 +198,12 @@ class OperatorSettings(BaseSettings):
 
     # One setting at a time.
 
-    @field_validator(
-        "database_url",
-        "operator_name",
-        "redis_url",
-        "public_url",
-        "hashing_secret",
-        "forwarded_allow_ips",
-        "operator_address",
-        "operator_email",
-        "operator_pgp_key_file",
-        "smtp_host",
-        "smtp_username",
-        "smtp_password",
-        "mail_from",
-        mode="before",
-    )
+    @field_validator("*", mode="before")
     @classmethod
     def _trimmed(cls, value: object, info: ValidationInfo) -> object:
-        """Text without surrounding blanks; blank text is an unset optional setting."""
-        if not isinstance(value, str):
+        """An operator's text without surrounding blanks; blank text is an unset optional
+        setting. What code sets (the key's text) is kept as given."""
+        if not isinstance(value, str) or info.field_name not in DOCUMENTED:
             return value
         text = value.strip()
         optional = info.field_name is not None and cls.model_fields[info.field_name].default is None
@@ -340,7 +322,7 @@ class Settings(OperatorSettings):
         except (OSError, tomllib.TOMLDecodeError) as error:
             raise ConfigError([f"{CONFIG}={path}: {error}"]) from error
         except ValidationError as error:
-            raise ConfigError(_problems(error, path)) from None
+            raise ConfigError(problems(error, SECRETS, path)) from None
         return cls(**dict(operator))
 
     @property
@@ -352,54 +334,3 @@ DOCUMENTED: dict[str, FieldInfo] = dict(OperatorSettings.model_fields)
 SECRETS = frozenset(
     name for name, field in DOCUMENTED.items() if SecretStr in get_args(field.annotation)
 )
-
-
-def _problems(error: ValidationError, path: str | None) -> list[str]:
-    """One readable line per problem, naming the setting and its variable; the file's
-    unknown keys first (only the file can hold a key that is no setting)."""
-    unknown: list[str] = []
-    found: list[str] = []
-    for item in error.errors(include_url=False):
-        if item["type"] == TOGETHER:
-            together: list[tuple[str, str]] = (item.get("ctx") or {})["problems"]
-            found += [named(key, message) for key, message in together]
-            continue
-        key = str(item["loc"][0]) if item["loc"] else ""
-        if item["type"] == "extra_forbidden":
-            unknown.append(f"{path}: unknown setting {key!r}")
-            continue
-        found.append(named(key, _message(item, hidden=key in SECRETS)))
-    return unknown + found
-
-
-def named(key: str, message: str) -> str:
-    """A problem of setting ``key``, named as the operator sets it."""
-    if key in DOCUMENTED:
-        return f"{key} ({ENV_PREFIX}{key.upper()}): {message}"
-    return f"{key}: {message}"
-
-
-NUMBER_ERRORS = {"int_parsing", "int_type", "int_from_float", "float_parsing", "float_type"}
-TRUTH_ERRORS = {"bool_parsing", "bool_type"}
-
-
-def _message(item: ErrorDetails, hidden: bool) -> str:
-    """Our words for pydantic's error ``item``; a secret's value is never repeated."""
-    kind = item["type"]
-    context = item.get("ctx") or {}
-    got = "" if hidden else f", got {item['input']!r}"
-    if kind in NUMBER_ERRORS:
-        return f"expected a number{got}"
-    if kind in TRUTH_ERRORS:
-        return f"expected true or false{got}"
-    if kind == "greater_than":
-        return "must be a positive number"
-    if kind == "greater_than_equal":
-        return "must not be negative"
-    if kind == "literal_error":
-        return f"expected {context['expected']}{got}"
-    if kind == "string_type":
-        return f"expected text{got}"
-    if kind == "value_error":
-        return str(context["error"])
-    return item["msg"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tysiac.server.config import ConfigError, Settings, named
+from tysiac.server.config import ConfigError, Settings
+from tysiac.server.config_errors import named
 from tysiac.server.contact.openpgp import OpenPGPError, public_key
 
 SETTING = "operator_pgp_key_file"
