@@ -269,24 +269,24 @@ class OperatorSettings(BaseSettings):
 
     @model_validator(mode="after")
     def _together(self) -> Self:
-        problems: list[tuple[str, str]] = []
+        found: list[tuple[str, str]] = []
         postgresql = urlsplit(self.database_url).scheme == "postgresql+asyncpg"
         if postgresql and self.hashing_secret is None:
-            problems.append(
+            found.append(
                 (
                     "hashing_secret",
                     "required with PostgreSQL: every server process must hash with the same key",
                 )
             )
         if self.smtp_host is not None and self.sender is None:
-            problems.append(("mail_from", "set it or operator_email to send mail"))
+            found.append(("mail_from", "set it or operator_email to send mail"))
         if self.stats_email and (self.smtp_host is None or self.operator_email is None):
-            problems.append(("stats_email", "needs smtp_host and operator_email"))
-        if problems:
+            found.append(("stats_email", "needs smtp_host and operator_email"))
+        if found:
             raise PydanticCustomError(
                 TOGETHER,
                 "{summary}",
-                {"summary": "; ".join(map(": ".join, problems)), "problems": problems},
+                {"summary": "; ".join(map(": ".join, found)), "problems": found},
             )
         return self
 
