@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from tysiac.server.config import DOCUMENTED, ConfigError, Settings
+from tysiac.server.contact.operator_key import with_operator_key
 from tysiac.server.security import ip_hash
 
 from .contact_kit import GnuPG, gnupg
@@ -39,20 +41,37 @@ def keys() -> Iterator[GnuPG]:
         yield keyring
 
 
+Load = Callable[[dict[str, str]], Settings]
+
+
+@pytest.fixture
+def load(monkeypatch: pytest.MonkeyPatch) -> Load:
+    """The settings as the server loads them at start, from exactly these variables."""
+
+    def loaded(environ: dict[str, str]) -> Settings:
+        for name in [name for name in os.environ if name.upper().startswith("TYSIAC_")]:
+            monkeypatch.delenv(name)
+        for name, value in environ.items():
+            monkeypatch.setenv(name, value)
+        return with_operator_key(Settings.from_env())
+
+    return loaded
+
+
 def key_file(keys: GnuPG, tmp_path: Path, address: str) -> Path:
     path = tmp_path / f"{address}.asc"
     path.write_bytes(keys.export(address))
     return path
 
 
-def test_nothing_set_is_a_working_default() -> None:
-    settings = Settings.from_env({})
+def test_nothing_set_is_a_working_default(load: Load) -> None:
+    settings = load({})
     assert settings.database_url == "sqlite+aiosqlite:///tysiac.db"
     assert settings.contact_configured is False and settings.stats_email is False
     assert settings.max_games_per_ip == 10 and settings.contact_per_day == 5
 
 
-def test_a_file_and_the_environment_which_wins(tmp_path: Path, keys: GnuPG) -> None:
+def test_a_file_and_the_environment_which_wins(tmp_path: Path, keys: GnuPG, load: Load) -> None:
     key = key_file(keys, tmp_path, OPERATOR)
     config = tmp_path / "tysiac.toml"
     config.write_text(
@@ -71,7 +90,7 @@ public_url = "https://tysiac.example.org/"
 """,
         encoding="utf-8",
     )
-    settings = Settings.from_env(
+    settings = load(
         {
             "TYSIAC_CONFIG": str(config),
             "TYSIAC_MAX_GAMES_PER_IP": "7",
@@ -91,8 +110,8 @@ public_url = "https://tysiac.example.org/"
     assert settings.contact_configured and settings.sender == "kontakt@example.org"
 
 
-def test_allowed_origins_from_the_environment_are_comma_separated() -> None:
-    settings = Settings.from_env({"TYSIAC_ALLOWED_ORIGINS": " https://a.example.org , b,"})
+def test_allowed_origins_from_the_environment_are_comma_separated(load: Load) -> None:
+    settings = load({"TYSIAC_ALLOWED_ORIGINS": " https://a.example.org , b,"})
     assert settings.allowed_origins == ("https://a.example.org", "b")
 
 
@@ -115,15 +134,17 @@ def test_allowed_origins_from_the_environment_are_comma_separated() -> None:
         ({"TYSIAC_CONFIG": "/nonexistent.toml"}, "TYSIAC_CONFIG=/nonexistent.toml"),
     ],
 )
-def test_bad_values_are_named_with_their_variable(environ: dict[str, str], problem: str) -> None:
+def test_bad_values_are_named_with_their_variable(
+    environ: dict[str, str], problem: str, load: Load
+) -> None:
     with pytest.raises(ConfigError) as refused:
-        Settings.from_env(environ)
+        load(environ)
     assert any(problem in line for line in refused.value.problems), refused.value.problems
 
 
-def test_every_problem_is_reported_at_once() -> None:
+def test_every_problem_is_reported_at_once(load: Load) -> None:
     with pytest.raises(ConfigError) as refused:
-        Settings.from_env(
+        load(
             {
                 "TYSIAC_SMTP_PORT": "abc",
                 "TYSIAC_MAX_ACTIVE_GAMES": "0",
@@ -136,7 +157,7 @@ def test_every_problem_is_reported_at_once() -> None:
     assert "short-secret" not in str(refused.value)  # a secret is never repeated
     # The checks of several settings together are reported together too.
     with pytest.raises(ConfigError) as refused:
-        Settings.from_env(
+        load(
             {
                 "TYSIAC_DATABASE_URL": "postgresql+asyncpg://tysiac@db/tysiac",
                 "TYSIAC_SMTP_HOST": "mail.example.org",
@@ -147,12 +168,12 @@ def test_every_problem_is_reported_at_once() -> None:
     assert named == ["hashing_secret", "mail_from", "stats_email"]
 
 
-def test_a_file_with_unknown_keys_or_a_key_that_is_not_a_key(tmp_path: Path) -> None:
+def test_a_file_with_unknown_keys_or_a_key_that_is_not_a_key(tmp_path: Path, load: Load) -> None:
     config = tmp_path / "tysiac.toml"
     # ``testing`` is no setting (tests hand create_app a Dealing): the file may not set it.
     config.write_text('smtp_hots = "typo"\nmax_games_per_ip = "ten"\ntesting = true\n')
     with pytest.raises(ConfigError) as refused:
-        Settings.from_env({"TYSIAC_CONFIG": str(config)})
+        load({"TYSIAC_CONFIG": str(config)})
     assert refused.value.problems == [
         f"{config}: unknown setting 'smtp_hots'",
         f"{config}: unknown setting 'testing'",
@@ -160,16 +181,16 @@ def test_a_file_with_unknown_keys_or_a_key_that_is_not_a_key(tmp_path: Path) -> 
     ]
     config.write_text("max_games_per_ip = [")
     with pytest.raises(ConfigError, match="TYSIAC_CONFIG="):
-        Settings.from_env({"TYSIAC_CONFIG": str(config)})
+        load({"TYSIAC_CONFIG": str(config)})
     not_a_key = tmp_path / "key.asc"
     not_a_key.write_text("hello")
     with pytest.raises(ConfigError) as refused:
-        Settings.from_env({KEY_FILE: str(not_a_key)})
+        load({KEY_FILE: str(not_a_key)})
     assert "not an armored OpenPGP public key" in str(refused.value)
 
 
-def test_code_only_fields_never_come_from_the_environment() -> None:
-    settings = Settings.from_env({"TYSIAC_SWEEP_SECONDS": "0.5", "TYSIAC_OPERATOR_PGP_KEY": "x"})
+def test_code_only_fields_never_come_from_the_environment(load: Load) -> None:
+    settings = load({"TYSIAC_SWEEP_SECONDS": "0.5", "TYSIAC_OPERATOR_PGP_KEY": "x"})
     assert settings.sweep_seconds == 1.0
     assert settings.operator_pgp_key is None
     with pytest.raises(ValidationError):
@@ -235,7 +256,9 @@ def test_the_server_refuses_to_start_and_check_config_masks_secrets(tmp_path: Pa
 # The operator's key: GnuPG makes it, Sequoia (pysequoia) judges it at start.
 
 
-def test_a_key_that_cannot_encrypt_now_is_refused_at_start(tmp_path: Path, keys: GnuPG) -> None:
+def test_a_key_that_cannot_encrypt_now_is_refused_at_start(
+    tmp_path: Path, keys: GnuPG, load: Load
+) -> None:
     refusals = {
         SIGNING_ONLY: f"{NO_ENCRYPTION} encryption subkey (none is marked for encryption",
         EXPIRED: f"{NO_ENCRYPTION} encryption subkey (expired 2025-01-01)",
@@ -243,7 +266,7 @@ def test_a_key_that_cannot_encrypt_now_is_refused_at_start(tmp_path: Path, keys:
     }
     for address, problem in refusals.items():
         with pytest.raises(ConfigError) as refused:
-            Settings.from_env({KEY_FILE: str(key_file(keys, tmp_path, address))})
+            load({KEY_FILE: str(key_file(keys, tmp_path, address))})
         assert len(refused.value.problems) == 1
         assert refused.value.problems[0].startswith(problem), refused.value.problems
     revoked = re.search(r"revoked (\d{4}-\d{2}-\d{2})\)", str(refused.value))
@@ -262,7 +285,7 @@ def test_a_key_that_cannot_encrypt_now_is_refused_at_start(tmp_path: Path, keys:
     assert refusals[EXPIRED] in checked.stderr
 
 
-def test_a_secret_key_file_is_refused(tmp_path: Path, keys: GnuPG) -> None:
+def test_a_secret_key_file_is_refused(tmp_path: Path, keys: GnuPG, load: Load) -> None:
     secret = keys.run(
         *("--armor", "--pinentry-mode", "loopback", "--passphrase", ""),
         *("--export-secret-keys", OPERATOR),
@@ -270,15 +293,17 @@ def test_a_secret_key_file_is_refused(tmp_path: Path, keys: GnuPG) -> None:
     path = tmp_path / "sekret.asc"
     path.write_bytes(secret.replace(b"PRIVATE KEY BLOCK", b"PUBLIC KEY BLOCK"))
     with pytest.raises(ConfigError, match="a secret key: give the public key only"):
-        Settings.from_env({KEY_FILE: str(path)})
+        load({KEY_FILE: str(path)})
 
 
-def test_a_key_file_with_a_utf8_armor_comment_is_read(tmp_path: Path, keys: GnuPG) -> None:
+def test_a_key_file_with_a_utf8_armor_comment_is_read(
+    tmp_path: Path, keys: GnuPG, load: Load
+) -> None:
     first, rest = keys.export(OPERATOR).decode().split("\n", 1)
     text = f"{first}\nComment: Zażółć gęślą jaźń, klucz operatora\n{rest}"
     path = tmp_path / "klucz.asc"
     path.write_text(text, encoding="utf-8")
-    settings = Settings.from_env({KEY_FILE: str(path)})
+    settings = load({KEY_FILE: str(path)})
     assert settings.operator_pgp_key == text
 
 

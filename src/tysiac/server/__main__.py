@@ -7,6 +7,7 @@ import sys
 
 from tysiac.server.app import create_app
 from tysiac.server.config import ConfigError, Settings
+from tysiac.server.contact.operator_key import with_operator_key
 from tysiac.server.serving import serve
 
 
@@ -32,7 +33,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     try:
-        settings = Settings.from_env()
+        settings = with_operator_key(Settings.from_env())
     except ConfigError as error:
         print("Configuration error:", file=sys.stderr)
         for problem in error.problems:

@@ -22,6 +22,7 @@ from tysiac.bus.local import Bus, LocalBus
 from tysiac.bus.redis import RedisBus
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
+from tysiac.server.contact.operator_key import with_operator_key
 from tysiac.server.contact.routes import routes as contact_routes
 from tysiac.server.errors import ServiceError
 from tysiac.server.game.service import Dealing, GameService
@@ -127,12 +128,12 @@ def create_app(
     dealing: Dealing | None = None,
     clock: Callable[[], datetime] = utc_now,
 ) -> Starlette:
-    """The app for ``settings`` (by default from the environment and TYSIAC_CONFIG).
+    """The app for ``settings`` (by default the operator's, with the key file checked).
 
     ``dealing`` (where decks and start scores come from) and ``clock`` (the time) are
     the real ones unless a test hands the app its own.
     """
-    settings = settings or Settings.from_env()
+    settings = settings or with_operator_key(Settings.from_env())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

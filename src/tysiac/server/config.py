@@ -1,20 +1,15 @@
 """The server's one configuration, validated at start (pydantic-settings).
 
-Every documented setting (a field of ``Settings`` with a ``description``) can come from
-a TOML file named by ``TYSIAC_CONFIG`` (keys as below, e.g. ``smtp_host =
-"mail.example.org"``) and from an environment variable ``TYSIAC_<KEY>``
-(``TYSIAC_SMTP_HOST``), which wins over the file. With nothing set, ``make run`` serves
-the game on SQLite; the contact form then says it is not configured.
-``python -m tysiac.server --check-config`` validates and prints the result (secrets
-masked).
+Longer than most modules: ``OperatorSettings`` is the one list of every setting, each
+with its checks and the ``description`` the README's table is checked against.
 
-Only ``Settings.from_env`` reads the environment and the file. ``Settings(...)`` with
-keyword arguments (the tests, the harness) takes those and the defaults, nothing else;
-the fields without a description (``sweep_seconds`` and the key's text) can only be set
-that way. The clock and the dealing are not settings: they are handed to ``create_app``.
-
-Longer than most modules here on purpose: it is the one list of every setting, with the
-description the README table is checked against, and the checks that need several.
+pydantic-settings reads an operator's settings from ``TYSIAC_<KEY>`` variables
+(``TYSIAC_SMTP_HOST``) and from the TOML file named by ``TYSIAC_CONFIG`` (``smtp_host =
+"mail.example.org"``); a variable wins over the file. With nothing set, ``make run``
+serves the game on SQLite. ``Settings`` adds the fields only code sets and takes its
+keyword arguments and the defaults, nothing else (the tests); ``Settings.from_env`` is
+the operator's settings, or a ``ConfigError`` with one line per problem
+(``config_errors``). The key file is checked by ``contact.operator_key`` at start.
 """
 
 from __future__ import annotations
@@ -22,9 +17,8 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self, get_args
+from typing import Annotated, Literal, Self, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -36,22 +30,20 @@ from pydantic import (
     model_validator,
 )
 from pydantic.fields import FieldInfo
-from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_core import PydanticCustomError
 from pydantic_settings import (
     BaseSettings,
-    EnvSettingsSource,
     NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
 
-from tysiac.server.contact.openpgp import OpenPGPError, public_key
+from tysiac.server.config_errors import ENV_PREFIX, TOGETHER, problems
 
-ENV_PREFIX = "TYSIAC_"
+CONFIG = f"{ENV_PREFIX}CONFIG"  # the variable naming the TOML file
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 DATABASE_SCHEMES = ("sqlite+aiosqlite", "postgresql+asyncpg")
-TOGETHER = "settings_together"  # the error type of the checks that need several settings
 
 
 class ConfigError(Exception):
@@ -62,7 +54,14 @@ class ConfigError(Exception):
         self.problems = problems
 
 
-class Settings(BaseSettings):
+def config_file() -> str | None:
+    """The TOML file TYSIAC_CONFIG names; unset or empty: none."""
+    return os.environ.get(CONFIG) or None
+
+
+class OperatorSettings(BaseSettings):
+    """Every setting an operator can make: TYSIAC_* variables over the TOML file."""
+
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
         env_ignore_empty=True,
@@ -72,99 +71,99 @@ class Settings(BaseSettings):
 
     # Storage and scale-out.
     database_url: str = Field(
-        "sqlite+aiosqlite:///tysiac.db",
+        default="sqlite+aiosqlite:///tysiac.db",
         description="where games are kept",
     )
     redis_url: str | None = Field(
-        None,
+        default=None,
         description="redis://host:port/db: updates and presence shared by several server processes",
     )
-    public_url: str | None = Field(None, description="the site's address, for game links")
+    public_url: str | None = Field(default=None, description="the site's address, for game links")
     hashing_secret: SecretStr | None = Field(
-        None, description="key of the IP and device hashes, 32+ characters"
+        default=None, description="key of the IP and device hashes, 32+ characters"
     )
     forwarded_allow_ips: str | None = Field(
-        None, description="reverse proxies trusted for X-Forwarded-For"
+        default=None, description="reverse proxies trusted for X-Forwarded-For"
     )
     # From the environment comma-separated, in the file a list of strings.
     allowed_origins: Annotated[tuple[str, ...], NoDecode] = Field(
-        (), description="extra page origins allowed to open game sockets"
+        default=(), description="extra page origins allowed to open game sockets"
     )
     # Limits.
-    max_games_per_ip: int = Field(10, gt=0, description="active games one address may create")
-    max_active_games: int = Field(200, gt=0, description="active games in the whole service")
+    max_games_per_ip: int = Field(
+        default=10, gt=0, description="active games one address may create"
+    )
+    max_active_games: int = Field(
+        default=200, gt=0, description="active games in the whole service"
+    )
     max_waiting_games_per_ip: int = Field(
-        3, gt=0, description="games one address may have waiting for players at once"
+        default=3, gt=0, description="games one address may have waiting for players at once"
     )
     max_games_per_ip_per_hour: int = Field(
-        30, gt=0, description="games (and rematches) one address may create in an hour"
+        default=30, gt=0, description="games (and rematches) one address may create in an hour"
     )
     max_connections_per_ip: int = Field(
-        100, gt=0, description="open connections from one address, HTTP and WebSocket together"
+        default=100,
+        gt=0,
+        description="open connections from one address, HTTP and WebSocket together",
     )
     max_sockets_per_seat: int = Field(
-        8, gt=0, description="game sockets one player key may hold open at once"
+        default=8, gt=0, description="game sockets one player key may hold open at once"
     )
     request_timeout_seconds: float = Field(
-        10.0, gt=0, description="time a client has to send a request's headers and body"
+        default=10.0, gt=0, description="time a client has to send a request's headers and body"
     )
     chat_per_minute: int = Field(
-        20, gt=0, description="chat lines a minute from one seat, and from one address"
+        default=20, gt=0, description="chat lines a minute from one seat, and from one address"
     )
     messages_per_second_per_ip: int = Field(
-        20, gt=0, description="game messages a second from one address"
+        default=20, gt=0, description="game messages a second from one address"
     )
     stats_events_per_ip_per_day: int = Field(
-        40,
+        default=40,
         gt=0,
         description="game starts and ends a day from the games of one address that the"
         " statistics count",
     )
     contact_per_day: int = Field(
-        5, gt=0, description="contact-form messages a day from one address"
+        default=5, gt=0, description="contact-form messages a day from one address"
     )
     hand_pause_seconds: float = Field(
-        5.0, ge=0, description="time to read a hand's result before the next deal"
+        default=5.0, ge=0, description="time to read a hand's result before the next deal"
     )
     bot_workers: int = Field(
-        1, ge=1, le=16, description="processes the strong computer players search in"
+        default=1, ge=1, le=16, description="processes the strong computer players search in"
     )
     bot_pause_seconds: float = Field(
-        1.2,
+        default=1.2,
         ge=0,
         description="a computer player's pause before its move, ±⅓ (a third of it when"
         " only one move is legal)",
     )
     # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
     operator_name: str = Field(
-        "Operator tej kopii serwisu (nie skonfigurowano)", description="who runs this copy"
+        default="Operator tej kopii serwisu (nie skonfigurowano)", description="who runs this copy"
     )
-    operator_address: str | None = Field(None, description="the operator's postal address")
+    operator_address: str | None = Field(default=None, description="the operator's postal address")
     operator_email: str | None = Field(
-        None, description="the operator's e-mail: contact form, reports, daily stats"
+        default=None, description="the operator's e-mail: contact form, reports, daily stats"
     )
     operator_pgp_key_file: str | None = Field(
-        None,
+        default=None,
         description="the operator's OpenPGP public key (armored .asc file) for the contact form",
     )
     # Mail: the contact relay and the daily statistics.
-    smtp_host: str | None = Field(None, description="SMTP server for outgoing mail")
-    smtp_port: int = Field(587, gt=0, description="SMTP port")
+    smtp_host: str | None = Field(default=None, description="SMTP server for outgoing mail")
+    smtp_port: int = Field(default=587, gt=0, description="SMTP port")
     smtp_security: Literal["starttls", "tls", "none"] = Field(
-        "starttls", description="starttls, tls (implicit, port 465) or none"
+        default="starttls", description="starttls, tls (implicit, port 465) or none"
     )
-    smtp_username: str | None = Field(None, description="SMTP login")
-    smtp_password: SecretStr | None = Field(None, description="SMTP password")
-    mail_from: str | None = Field(None, description="sender address of outgoing mail")
+    smtp_username: str | None = Field(default=None, description="SMTP login")
+    smtp_password: SecretStr | None = Field(default=None, description="SMTP password")
+    mail_from: str | None = Field(default=None, description="sender address of outgoing mail")
     stats_email: bool = Field(
-        False, description="e-mail the operator the daily statistics once a day"
+        default=False, description="e-mail the operator the daily statistics once a day"
     )
-
-    # Code only (no description: never from the file or the environment).
-    # The text of operator_pgp_key_file, read and checked at load time; code may give
-    # the text itself (the contact tests), which is then checked when used.
-    operator_pgp_key: str | None = Field(None, validate_default=True)
-    sweep_seconds: float = 1.0
 
     @classmethod
     def settings_customise_sources(
@@ -175,37 +174,9 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Keyword arguments only: ``from_env`` reads the environment and the file."""
-        return (init_settings,)
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """The file named by TYSIAC_CONFIG, then TYSIAC_* variables; raises ConfigError."""
-        environ = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        problems: list[str] = []
-        path = environ.get(f"{ENV_PREFIX}CONFIG")
-        if path:
-            if not Path(path).is_file():
-                raise ConfigError([f"{ENV_PREFIX}CONFIG={path}: no such file"])
-            try:
-                file = ConfigFile(cls, Path(path))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-                raise ConfigError([f"{ENV_PREFIX}CONFIG={path}: {error}"]) from error
-            values.update(file())
-            problems += [f"{path}: unknown setting {key!r}" for key in file.unknown]
-        values.update(Environment(cls, environ)())
-        try:
-            settings = cls(**values)
-        except ValidationError as error:
-            raise ConfigError(problems + _problems(error)) from None
-        if problems:
-            raise ConfigError(problems)
-        return settings
-
-    @property
-    def contact_configured(self) -> bool:
-        return bool(self.operator_email and self.operator_pgp_key and self.smtp_host)
+        """The variables first, then the file (a key that is no field is refused)."""
+        file = TomlConfigSettingsSource(settings_cls, toml_file=config_file())
+        return (init_settings, env_settings, file)
 
     @property
     def sender(self) -> str | None:
@@ -227,26 +198,12 @@ class Settings(BaseSettings):
 
     # One setting at a time.
 
-    @field_validator(
-        "database_url",
-        "operator_name",
-        "redis_url",
-        "public_url",
-        "hashing_secret",
-        "forwarded_allow_ips",
-        "operator_address",
-        "operator_email",
-        "operator_pgp_key_file",
-        "smtp_host",
-        "smtp_username",
-        "smtp_password",
-        "mail_from",
-        mode="before",
-    )
+    @field_validator("*", mode="before")
     @classmethod
     def _trimmed(cls, value: object, info: ValidationInfo) -> object:
-        """Text without surrounding blanks; blank text is an unset optional setting."""
-        if not isinstance(value, str):
+        """An operator's text without surrounding blanks; blank text is an unset optional
+        setting. What code sets (the key's text) is kept as given."""
+        if not isinstance(value, str) or info.field_name not in DOCUMENTED:
             return value
         text = value.strip()
         optional = info.field_name is not None and cls.model_fields[info.field_name].default is None
@@ -308,140 +265,72 @@ class Settings(BaseSettings):
             raise ValueError(f"not an e-mail address: {value!r}")
         return value
 
-    @field_validator("operator_pgp_key")
-    @classmethod
-    def _key_file(cls, text: str | None, info: ValidationInfo) -> str | None:
-        """The key file's text (UTF-8: armor headers may hold any letters), when one is
-        set: a public key that can encrypt now, as ``openpgp.public_key`` checks it."""
-        path = info.data.get("operator_pgp_key_file")
-        if path is None:
-            return text
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ValueError(
-                "not UTF-8 text: expected an armored key (gpg --armor --export)"
-            ) from None
-        except OSError as error:
-            raise ValueError(f"cannot read it: {error}") from None
-        try:
-            public_key(text)
-        except OpenPGPError as error:
-            raise ValueError(str(error)) from None
-        return text
-
     # Several settings together: one validator, every problem at once.
 
     @model_validator(mode="after")
     def _together(self) -> Self:
-        problems: list[tuple[str, str]] = []
+        found: list[tuple[str, str]] = []
         postgresql = urlsplit(self.database_url).scheme == "postgresql+asyncpg"
         if postgresql and self.hashing_secret is None:
-            problems.append(
+            found.append(
                 (
                     "hashing_secret",
                     "required with PostgreSQL: every server process must hash with the same key",
                 )
             )
         if self.smtp_host is not None and self.sender is None:
-            problems.append(("mail_from", "set it or operator_email to send mail"))
+            found.append(("mail_from", "set it or operator_email to send mail"))
         if self.stats_email and (self.smtp_host is None or self.operator_email is None):
-            problems.append(("stats_email", "needs smtp_host and operator_email"))
-        if problems:
+            found.append(("stats_email", "needs smtp_host and operator_email"))
+        if found:
             raise PydanticCustomError(
                 TOGETHER,
                 "{summary}",
-                {"summary": "; ".join(map(": ".join, problems)), "problems": problems},
+                {"summary": "; ".join(map(": ".join, found)), "problems": found},
             )
         return self
 
 
-DOCUMENTED: dict[str, FieldInfo] = {
-    name: field for name, field in Settings.model_fields.items() if field.description
-}
+class Settings(OperatorSettings):
+    """The operator's settings and the fields only code sets, from keyword arguments."""
+
+    # The text of the operator's key: read from operator_pgp_key_file at start
+    # (contact.operator_key), or given by code (the contact tests).
+    operator_pgp_key: str | None = None
+    sweep_seconds: float = 1.0
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Keyword arguments only: the environment and the file are ``from_env``'s."""
+        return (init_settings,)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        """The operator's settings (``OperatorSettings``); raises ConfigError."""
+        path = config_file()
+        if path is not None and not Path(path).is_file():
+            raise ConfigError([f"{CONFIG}={path}: no such file"])
+        try:
+            operator = OperatorSettings()
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise ConfigError([f"{CONFIG}={path}: {error}"]) from error
+        except ValidationError as error:
+            raise ConfigError(problems(error, SECRETS, path)) from None
+        return cls(**dict(operator))
+
+    @property
+    def contact_configured(self) -> bool:
+        return bool(self.operator_email and self.operator_pgp_key and self.smtp_host)
+
+
+DOCUMENTED: dict[str, FieldInfo] = dict(OperatorSettings.model_fields)
 SECRETS = frozenset(
     name for name, field in DOCUMENTED.items() if SecretStr in get_args(field.annotation)
 )
-# Where a problem of a code-only field comes from.
-REPORTED_AS = {"operator_pgp_key": "operator_pgp_key_file"}
-
-
-class Environment(EnvSettingsSource):
-    """The TYSIAC_* variables of ``environ`` (not necessarily ``os.environ``) for the
-    documented settings; ``allowed_origins`` is comma-separated text (NoDecode)."""
-
-    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
-        self.environ = environ
-        super().__init__(settings_cls)
-
-    def _load_env_vars(self) -> Mapping[str, str | None]:
-        return {
-            name if self.case_sensitive else name.lower(): value
-            for name, value in self.environ.items()
-            if name.upper().startswith(ENV_PREFIX) and not (self.env_ignore_empty and not value)
-        }
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        if field_name not in DOCUMENTED:
-            return None, field_name, False
-        return super().get_field_value(field, field_name)
-
-
-class ConfigFile(TomlConfigSettingsSource):
-    """The TOML file's documented settings; ``unknown`` are its other keys (refused)."""
-
-    def __init__(self, settings_cls: type[BaseSettings], path: Path) -> None:
-        super().__init__(settings_cls, toml_file=path)
-        self.unknown = [key for key in self.toml_data if key not in DOCUMENTED]
-
-    def __call__(self) -> dict[str, Any]:
-        return {key: value for key, value in super().__call__().items() if key in DOCUMENTED}
-
-
-def _problems(error: ValidationError) -> list[str]:
-    """One readable line per problem, naming the setting and its variable."""
-    found: list[str] = []
-    for item in error.errors(include_url=False):
-        if item["type"] == TOGETHER:
-            together: list[tuple[str, str]] = (item.get("ctx") or {})["problems"]
-            found += [_named(key, message) for key, message in together]
-            continue
-        key = str(item["loc"][0]) if item["loc"] else ""
-        if item["type"] == "extra_forbidden":
-            found.append(f"unknown setting {key!r}")
-            continue
-        key = REPORTED_AS.get(key, key)
-        found.append(_named(key, _message(item, hidden=key in SECRETS)))
-    return found
-
-
-def _named(key: str, message: str) -> str:
-    if key in DOCUMENTED:
-        return f"{key} ({ENV_PREFIX}{key.upper()}): {message}"
-    return f"{key}: {message}"
-
-
-NUMBER_ERRORS = {"int_parsing", "int_type", "int_from_float", "float_parsing", "float_type"}
-TRUTH_ERRORS = {"bool_parsing", "bool_type"}
-
-
-def _message(item: ErrorDetails, hidden: bool) -> str:
-    """Our words for pydantic's error ``item``; a secret's value is never repeated."""
-    kind = item["type"]
-    context = item.get("ctx") or {}
-    got = "" if hidden else f", got {item['input']!r}"
-    if kind in NUMBER_ERRORS:
-        return f"expected a number{got}"
-    if kind in TRUTH_ERRORS:
-        return f"expected true or false{got}"
-    if kind == "greater_than":
-        return "must be a positive number"
-    if kind == "greater_than_equal":
-        return "must not be negative"
-    if kind == "literal_error":
-        return f"expected {context['expected']}{got}"
-    if kind == "string_type":
-        return f"expected text{got}"
-    if kind == "value_error":
-        return str(context["error"])
-    return item["msg"]
