@@ -12,7 +12,7 @@ import orjson
 from tysiac.bus.local import Message
 from tysiac.bus.redis import RedisBus
 from tysiac.server.config import Settings
-from tysiac.server.game import lobby
+from tysiac.server.game import lobby, play
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Table
 from tysiac.store import backend
@@ -77,7 +77,7 @@ def test_each_change_reaches_the_other_process_cache_as_stored(database: str) ->
                 assert game is not None and game.to_move is not None
                 mover, other = (a, b) if game.to_move == 0 else (b, a)
                 view = orjson.loads(orjson.dumps(mover.snapshot(table, game.to_move)))["view"]
-                moved = await mover.move(code, game.to_move, table.version, simple_move(view))
+                moved = await play.move(mover, code, game.to_move, table.version, simple_move(view))
                 table = await _folded(other, watching[other], code, moved.version)
                 assert table == moved, f"turn {turn}: the folded table differs"
             fresh = await _service(database, redis_url, 3)  # a cold cache reads the log

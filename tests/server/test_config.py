@@ -318,10 +318,10 @@ def test_a_configured_hashing_secret_keys_the_address_hashes(tmp_path: Path) -> 
     assert stored == ip_hash(secret, "127.0.0.1")
 
 
-def readme_settings() -> list[tuple[list[str], str, str]]:
-    """The rows of README's settings table: (variables, default, meaning)."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme.split("## Running the server", 1)[1].split("\n## ", 1)[0]
+def manual_settings() -> list[tuple[list[str], str, str]]:
+    """The rows of docs/operating.md's settings table: (variables, default, meaning)."""
+    manual = (Path(__file__).resolve().parents[2] / "docs" / "operating.md").read_text()
+    section = manual.split("## Settings", 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in section.splitlines():
         if not line.startswith("| `TYSIAC_"):
@@ -336,7 +336,7 @@ def readme_settings() -> list[tuple[list[str], str, str]]:
 
 
 def shown(value: object) -> str:
-    """A default as the README writes it: `10` for 10.0, `false` for False."""
+    """A default as the settings table writes it: `10` for 10.0, `false` for False."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float):
@@ -344,10 +344,10 @@ def shown(value: object) -> str:
     return str(value)
 
 
-def test_the_readme_documents_every_setting() -> None:
+def test_the_operators_manual_documents_every_setting() -> None:
     """Each documented field has one row: its default (when the row gives one in
     backticks), and a meaning that starts with the field's description."""
-    rows = readme_settings()
+    rows = manual_settings()
     listed = [variable for variables, _, _ in rows for variable in variables]
     assert sorted(listed) == sorted(f"TYSIAC_{key.upper()}" for key in DOCUMENTED)
     for variables, default, meaning in rows:

@@ -1,7 +1,8 @@
 """The server's one configuration, validated at start (pydantic-settings).
 
 Longer than most modules: ``OperatorSettings`` is the one list of every setting, each
-with its checks and the ``description`` the README's table is checked against.
+with its checks and the ``description`` that the settings table of docs/operating.md
+is checked against.
 
 pydantic-settings reads an operator's settings from ``TYSIAC_<KEY>`` variables
 (``TYSIAC_SMTP_HOST``) and from the TOML file named by ``TYSIAC_CONFIG`` (``smtp_host =
