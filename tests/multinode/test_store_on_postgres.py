@@ -9,7 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection
 
-from tysiac.store import backend, gamedb
+from tysiac.store import backend, gamedb, sweeps
 from tysiac.store.schema import metadata
 
 from ..rows import insert_plain_game
@@ -53,11 +53,11 @@ def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: 
             )
         before = NOW - timedelta(days=7)
         async with engine.begin() as first:
-            assert await gamedb.delete_ended(first, before, NOW) == ["K7F9DB"]
+            assert await sweeps.delete_ended(first, before, NOW) == ["K7F9DB"]
             async with engine.begin() as second:  # meanwhile, in another process
-                assert await gamedb.delete_ended(second, before, NOW) == []
+                assert await sweeps.delete_ended(second, before, NOW) == []
         async with engine.connect() as conn:
-            notice = await gamedb.deletion_notice(conn, "K7F9DB")
+            notice = await sweeps.deletion_notice(conn, "K7F9DB")
             assert notice is not None and notice.reason == "expired"
             assert await gamedb.game_by_code(conn, "K7F9DB") is None
             assert await gamedb.code_exists(conn, "K7F9DB")  # the notice keeps it from a new game

@@ -27,7 +27,7 @@ from tysiac.server.clock import utc_now
 from tysiac.server.config import ConfigError, Settings
 from tysiac.server.security import normalise_code
 from tysiac.server.stats import mail_summary, summary_text
-from tysiac.store import backend, gamedb, moderationdb
+from tysiac.store import backend, moderationdb, sweeps
 
 REASON_MAX = 300
 
@@ -81,7 +81,7 @@ async def delete_game(
         print(f"Give a reason of 1 to {REASON_MAX} characters: players will read it.", file=out)
         return False
     async with _connection(settings, write=True) as conn:
-        removed = await gamedb.remove_game(conn, code, reason, now)
+        removed = await sweeps.remove_game(conn, code, reason, now)
     print(f"Game {code} removed." if removed else f"No game {code}.", file=out)
     return removed
 

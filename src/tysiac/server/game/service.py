@@ -52,7 +52,7 @@ from tysiac.server.game.thinking import Bots
 from tysiac.server.moderation.authors import Author
 from tysiac.server.moderation.throttle import Throttle
 from tysiac.server.security import token_hash
-from tysiac.store import gamedb, statsdb
+from tysiac.store import gamedb, statsdb, sweeps
 from tysiac.store.schema import EventKind, GameStatus
 from tysiac.store.stores import Store
 
@@ -171,7 +171,7 @@ class GameService:
 
     async def _missing(self, conn: AsyncConnection, code: str) -> ServiceError:
         """The error for a code with no game: deleted (while the notice lasts), else unknown."""
-        notice = await gamedb.deletion_notice(conn, code)
+        notice = await sweeps.deletion_notice(conn, code)
         if notice is None:
             return ServiceError(*UNKNOWN_GAME)
         return deleted(notice.reason, notice.message)

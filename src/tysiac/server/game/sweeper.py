@@ -28,7 +28,7 @@ from tysiac.server.errors import BrokenGame, ServiceError, Skipped, deleted_mess
 from tysiac.server.game import play
 from tysiac.server.game.service import GameService
 from tysiac.server.moderation import violations
-from tysiac.store import gamedb, moderationdb, statsdb
+from tysiac.store import moderationdb, statsdb, sweeps
 from tysiac.store.contact import forget_old_contact_sends
 
 log = logging.getLogger(__name__)
@@ -57,8 +57,8 @@ class Sweeper:
         service = self.service
         now = service.now()
         async with service.store.reading() as conn:
-            due = await gamedb.due_moves(conn, now)
-            expired = await gamedb.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
+            due = await sweeps.due_moves(conn, now)
+            expired = await sweeps.expired(conn, now - FILL_WITHIN, now - FINISH_WITHIN)
         for change, codes in ((play.due, due), (play.expire, expired)):
             for code in codes:
                 await self._one(change, code)
@@ -87,7 +87,7 @@ class Sweeper:
         )
         self.service.forget(error.game_code)
         async with self.service.writing() as conn:
-            await gamedb.cancel_broken(conn, error.game_code, self.service.now())
+            await sweeps.cancel_broken(conn, error.game_code, self.service.now())
         await self.service.bus.publish(error.game_code, {"v": -1, "events": []})
 
     async def _retention(self, now: datetime) -> None:
@@ -95,8 +95,8 @@ class Sweeper:
         pass); should that fail, each step alone, so one that fails is logged and tried
         again next pass while the others run."""
         steps = (
-            lambda conn: gamedb.delete_ended(conn, now - KEEP_FOR, now),
-            lambda conn: gamedb.forget_notices(conn, now - KEEP_FOR),
+            lambda conn: sweeps.delete_ended(conn, now - KEEP_FOR, now),
+            lambda conn: sweeps.forget_notices(conn, now - KEEP_FOR),
             lambda conn: moderationdb.forget_moderation(
                 conn,
                 now,
@@ -124,7 +124,7 @@ class Sweeper:
     async def _tell_deletions(self, now: datetime) -> None:
         """Every process tells its own connections of each deletion, by anyone, once."""
         async with self.service.store.reading() as conn:
-            notices = await gamedb.notices_since(conn, now - NOTICE_WINDOW)
+            notices = await sweeps.notices_since(conn, now - NOTICE_WINDOW)
         told, self._told = self._told, {notice.code for notice in notices}
         for notice in notices:
             if notice.code not in told:
