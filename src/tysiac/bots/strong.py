@@ -9,7 +9,7 @@ where few layouts remain, it solves them all.
 Bidding, giving, discarding, the contract and the bomb (V7) are judged the same way
 before the play: deals of the unseen cards, each played out face up from the declarer's
 first lead. Face-up play could be optimistic for the declarer (it never guesses wrong):
-``OPTIMISM`` trims it by what self-play measured, which is nothing.
+``OPTIMISM`` trims it by what self-play measures (docs/bots.md).
 A bid or a contract is taken when it is worth more than defending (``_worth``): the
 chance of making it, what it scores or loses, what a defender would score instead, the
 barrel and a game won.
@@ -32,21 +32,19 @@ from .common import marriage_cards, weakest
 from .sampling import Knowledge, codes_mask, layouts, suit_index
 
 SAMPLES = 40  # layouts solved per card played, at most
-# Seconds a card may take, at most: a safety net only, never reached in measured play
-# (bench/bots.py: p99 well under a second), as it would make the answer depend on time.
+# Seconds a card may take, at most: a safety net only, far above what a card takes
+# (docs/bots.md), since reaching it would make the answer depend on time.
 BUDGET = 1.5
-# Layouts weighted by the cards the others threw away (sampling.weight)? Measured, strong
-# weighted against strong unweighted, 300 duplicate deals of three: -0.8 points a hand,
-# 95 % t [-2.2, +0.5]: no gain (R19's must-beat leaves little choice to read), so off.
+# Layouts are not weighted by the cards the others threw away (sampling.weight): R19's
+# must-beat leaves little choice to read, and weighting gained nothing (docs/bots.md).
 WEIGHTED = False
 PLAN_SAMPLES = 24  # deals per choice before the play (bid, give, discard, contract)
-# Points face-up play finds that real play does not. Measured by bench/bot_calibration.py
-# (forecast at declaring - points made, strong against strong): -1.1 [-4.8, +2.7] with
-# three players over 150 hands, +1.0 [-2.0, +4.1] with two over 120; so none. Both sides
-# play blind to the other's cards, and face-up play overrates the defence as much.
+# Points face-up play finds that real play does not, taken off the declarer's forecast:
+# none, since both sides play blind to the others' cards and face-up play overrates the
+# defence as much (bench/bot_calibration.py; docs/bots.md).
 OPTIMISM = 0
 # What a hand is worth to a defender, on average (its card and marriage points as
-# scored): what a seat gives up by declaring. Read off bench/bots.py's hands.
+# scored): what a seat gives up by declaring (bench/bots.py's hands).
 DEFENCE = {2: 45, 3: 30, 4: 30}
 WIN_BONUS = 100  # a contract that wins the game is worth this much more than its points
 BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this

@@ -94,20 +94,14 @@ def build_server(
     return uvicorn.Server(config)
 
 
-# The cyclic garbage collector runs on a clock here, not on Python's allocation counts.
-# Python collects its youngest generation once this many more container objects were
-# allocated than freed; but freeing an old object counts too, so while a game's new table
-# replaces its old one the count barely moves, and the youngest generation grew to 150,000
-# objects between collections under load (a pause of 60-90 ms at 2,000 games, its
-# middle generation's 50-170 ms): the p99 of a move. Collected every tenth of a second,
-# it holds what the last tenth allocated and is still alive: a pause of 1-5 ms, the
-# middle generation's (every half second) 5-25 ms, the same CPU in all. A full collection
-# scans every object of the process (about 0.5 s at 2,000 games); left to Python's rule
-# (once promotions reach a quarter of the old objects) it came every few minutes, as the
-# sockets' waiting coroutines, a few seconds old, are promoted by the thousand a second.
-# The few cycles that live long enough to reach the oldest generation wait for the one
-# every GC_FULL_SECONDS. The thresholds only catch a burst the clock is too slow for.
-GC_YOUNG_SECONDS = 0.1
+# The cyclic garbage collector runs on a clock here, not on Python's allocation counts:
+# a move's objects die young by reference counting, so under load the counts let the
+# young generation grow large between collections, and each collection of it paused
+# every game of the process. Collected every tenth of a second, it holds only what the
+# last tenth allocated and is still alive; the middle generation is collected every
+# GC_MIDDLE_EVERY-th time, and the whole heap (every socket's objects) only every
+# GC_FULL_SECONDS. The thresholds only catch a burst the clock is too slow for. The
+# pauses measured each way are in docs/performance.md.
 GC_MIDDLE_EVERY = 5  # young collections; the fifth collects the middle generation too
 GC_FULL_SECONDS = 600.0
 GC_YOUNG = 50_000

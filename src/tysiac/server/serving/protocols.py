@@ -162,15 +162,12 @@ class GuardedH11Protocol(H11Protocol):
 
 # permessage-deflate, as uvicorn sets it up but with less memory per socket. A socket
 # keeps one compressor and one decompressor for its whole life (context takeover: each
-# state is compressed against the previous ones, most of it repeats). uvicorn's settings
-# (windows of 2^12 bytes both ways, memLevel 5) cost about 48 KB a socket, the largest
-# part of the server's memory. Measured with bench/load.py at 1,000 games (3,000
-# sockets): memLevel 1 and a 2^9 window for what the clients send (a move is a few
-# dozen bytes) took 18 KB less a socket (326 MB instead of 379 MB) for the same bytes on
-# the wire (1.2 KiB a move) and no more CPU. A smaller window for what the server sends
-# did not pay (2^11: 2.4 times the bytes), nor did compressing each message on its own
-# (no context takeover: 259 MB, 2.75 times the bytes), nor no compression at all (233
-# MB, 5.8 times the bytes, and no less CPU).
+# state is compressed against the previous ones, most of it repeats), and they are the
+# largest part of the server's memory. memLevel 1 and a 2^9-byte window for what the
+# clients send (a move is a few dozen bytes) keep the bytes on the wire and the CPU as
+# they were with uvicorn's settings, for less memory; the server's own window stays
+# 2^12, since a smaller one multiplies the bytes. The alternatives measured are in
+# docs/performance.md.
 DEFLATE_SERVER_WINDOW_BITS = 12
 DEFLATE_CLIENT_WINDOW_BITS = 9
 DEFLATE_MEM_LEVEL = 1
