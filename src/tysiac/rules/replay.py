@@ -80,7 +80,8 @@ def start(data: object) -> Game:
 
 
 def _counters(data: object, players: int) -> Counters:
-    """The counters before the hand (VARIANTS.md); missing keys are zeros and no barrel."""
+    """The counters before the hand (docs/rules.md, the replay format); missing keys are
+    zeros and no barrel."""
     if not isinstance(data, dict) or set(data) - {"bolts", "bombs", "barrel", "tries"}:
         raise ReplayInputError('"counters" must be an object with bolts, bombs, barrel, tries.')
     per_seat: dict[str, tuple[int, ...]] = {}
@@ -129,7 +130,7 @@ def _step(game: Game, raw: object) -> Game:
 def result_of(
     game: Game, rejected: dict[str, Any] | None, with_options: bool = False
 ) -> dict[str, Any]:
-    """The replay output; ``with_options`` adds VARIANTS.md's ``end`` and ``counters``."""
+    """The replay output; ``with_options`` adds the options' ``end`` and ``counters``."""
     hand = game.hand
     assert hand is not None
     over = hand.phase is Phase.OVER

@@ -1,4 +1,5 @@
-"""The end of a hand: R22-R26 and the table options that change it, in VARIANTS.md's order.
+"""The end of a hand: R22-R26 and the table options that change it, in the order that
+docs/rules.md gives.
 
 ``settle`` is the one statement of that order: the hand's own result (R22-R24, V4, V5,
 V7, V14) -> the barrel (R25, or V10: the sitter's own result, seating and bumping, tries)
