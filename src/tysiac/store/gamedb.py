@@ -119,9 +119,9 @@ STORE_CHANGE = (
 )
 
 
-async def store_change(conn: AsyncConnection, row: GameRow, *, version_was: int) -> bool:
-    """The game's row after a change, if it is still at ``version_was``: whether it was."""
-    values = {
+def change_values(row: GameRow, version_was: int) -> dict[str, Any]:
+    """The parameters of ``STORE_CHANGE``: the row as it is now, if at ``version_was``."""
+    return {
         "game_id": row.id,
         "version_was": version_was,
         "version": row.version,
@@ -130,7 +130,11 @@ async def store_change(conn: AsyncConnection, row: GameRow, *, version_was: int)
         "updated_at": row.updated_at,
         "started_at": row.started_at,
     }
-    return bool((await conn.execute(STORE_CHANGE, values)).rowcount)
+
+
+async def store_change(conn: AsyncConnection, row: GameRow, *, version_was: int) -> bool:
+    """The game's row after a change, if it is still at ``version_was``: whether it was."""
+    return bool((await conn.execute(STORE_CHANGE, change_values(row, version_was))).rowcount)
 
 
 async def seats_of(conn: AsyncConnection, game_id: int) -> list[SeatRow]:

@@ -65,16 +65,7 @@ class SqliteStore:
         return None if row is None else row.version
 
     async def store_change(self, conn: AsyncConnection, row: GameRow, *, version_was: int) -> None:
-        values = {
-            "game_id": row.id,
-            "version_was": version_was,
-            "version": row.version,
-            "status": row.status,
-            "deadline": row.deadline,
-            "updated_at": row.updated_at,
-            "started_at": row.started_at,
-        }
-        if not await _STORE_CHANGE.run(conn, values):
+        if not await _STORE_CHANGE.run(conn, gamedb.change_values(row, version_was)):
             self._rows.pop(row.code, None)
             raise StaleRow(row.code)
 
