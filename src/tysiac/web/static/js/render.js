@@ -24,7 +24,21 @@ import * as surrender from "./table/surrender.js";
 import * as trick from "./table/trick.js";
 
 // In this order: the summary makes the countdown's node before the clock fills it.
-const REGIONS = [head, lobby, end, seats, trick, summary, controls, hand, scores, log, chat, drawer, surrender];
+const REGIONS = [
+  head,
+  lobby,
+  end,
+  seats,
+  trick,
+  summary,
+  controls,
+  hand,
+  scores,
+  log,
+  chat,
+  drawer,
+  surrender,
+];
 const CALM = matchMedia("(prefers-reduced-motion: reduce)");
 
 const visible = (node) => node.getClientRects().length > 0;
@@ -63,7 +77,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     const focused = document.activeElement;
     const keepKey = focused?.dataset?.key;
     const ancestors = [];
-    for (let node = focused; node && node !== document.body; node = node.parentElement) ancestors.push(node);
+    for (let node = focused; node && node !== document.body; node = node.parentElement)
+      ancestors.push(node);
 
     const log = S.logNews(marks.logV, state.snap?.log);
     marks = { ...marks, logV: log.logV };
@@ -76,7 +91,12 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
     // (a dialog that closed hands it back to its opener by itself).
     const current = document.activeElement;
     const gone = !focused?.isConnected || !visible(focused) || focused.disabled;
-    if (focused && focused !== document.body && gone && (!current || current === document.body || current === focused)) {
+    if (
+      focused &&
+      focused !== document.body &&
+      gone &&
+      (!current || current === document.body || current === focused)
+    ) {
       restoreFocus(keepKey, ancestors);
     }
   }

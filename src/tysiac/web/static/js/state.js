@@ -75,8 +75,12 @@ export function withSnapshot(state, message, now) {
   // "Ostatnia lewa" stays open until the next card is played.
   const before = state.snap?.view?.hand;
   const after = gameView?.hand;
-  const played = (hand) => (hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1);
-  const keepLast = state.showLastTrick && Boolean(after?.last_trick) && played(before) === played(after) &&
+  const played = (hand) =>
+    hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1;
+  const keepLast =
+    state.showLastTrick &&
+    Boolean(after?.last_trick) &&
+    played(before) === played(after) &&
     state.snap.view.hand_number === gameView.hand_number;
   const newHand = state.snap?.view?.hand_number !== gameView?.hand_number;
   const samePhase = !newHand && before?.phase === after?.phase;
@@ -118,10 +122,15 @@ export const lastChatSeq = (state) => state.snap?.chat.at(-1)?.seq ?? 0;
 /** Chat lines that came while the chat was not on screen. */
 export function unreadChat(state, chatOnScreen) {
   if (chatOnScreen || state.chatHidden || !state.snap) return 0;
-  return state.snap.chat.filter((line) => line.seq > state.chatSeen && line.seat !== you(state)).length;
+  return state.snap.chat.filter((line) => line.seq > state.chatSeen && line.seat !== you(state))
+    .length;
 }
 
-export const withConnection = (state, connection, closedCode = null) => ({ ...state, connection, closedCode });
+export const withConnection = (state, connection, closedCode = null) => ({
+  ...state,
+  connection,
+  closedCode,
+});
 export const withError = (state, error) => ({ ...state, error, busy: false });
 export const withBusy = (state) => ({ ...state, busy: true, error: "" });
 export const withSeat = (state, stored) => ({ ...state, stored });
@@ -150,7 +159,8 @@ export function nextRecipient(state) {
 const SUIT_ORDER = "HDCS";
 const RANK_ORDER = "ATKQJ9";
 const handOrder = (a, b) =>
-  SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
+  SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) ||
+  RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
 
 /**
  * Per card of the own hand, in display order: {code, meld, pressed, enabled}; `meld` is
@@ -175,7 +185,8 @@ export function handCards(state) {
       enabled = pressed || (moves.give.cards.includes(code) && give.length < moves.give.to.length);
     } else if (mode === "discard") {
       pressed = discard.includes(code);
-      enabled = pressed || (moves.discard.cards.includes(code) && discard.length < moves.discard.count);
+      enabled =
+        pressed || (moves.discard.cards.includes(code) && discard.length < moves.discard.count);
     }
     return { code, meld: h.meld_values[code] ?? null, pressed, enabled };
   });
@@ -193,17 +204,27 @@ export function activateCard(state, code) {
   if (mode === "play") return { state: next, action: { type: "play", card: code } };
   const list = state.selection[mode];
   const chosen = list.includes(code) ? list.filter((c) => c !== code) : [...list, code];
-  return { state: { ...next, error: "", selection: { ...state.selection, [mode]: chosen } }, action: null };
+  return {
+    state: { ...next, error: "", selection: { ...state.selection, [mode]: chosen } },
+    action: null,
+  };
 }
 
-export const resetSelection = (state) => ({ ...state, error: "", selection: { ...state.selection, give: [], discard: [] } });
+export const resetSelection = (state) => ({
+  ...state,
+  error: "",
+  selection: { ...state.selection, give: [], discard: [] },
+});
 
 /** The `give` action once each opponent has a card, else null. */
 export function giveAction(state) {
   const give = legal(state).give;
   const chosen = state.selection.give;
   if (!give || chosen.length !== give.to.length) return null;
-  return { type: "give", cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])) };
+  return {
+    type: "give",
+    cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])),
+  };
 }
 
 /** How many cards the player still has to choose to lay down (legal.discard.count), or null. */
@@ -214,7 +235,9 @@ export function discardsLeft(state) {
 
 /** The `discard` action once legal.discard.count cards are chosen, else null. */
 export function discardAction(state) {
-  return discardsLeft(state) === 0 ? { type: "discard", cards: [...state.selection.discard] } : null;
+  return discardsLeft(state) === 0
+    ? { type: "discard", cards: [...state.selection.discard] }
+    : null;
 }
 
 /** Seconds left of the pending move (or the pause between hands), or null. */
@@ -291,14 +314,26 @@ export function tableMotion(marks, state, now, calm) {
   let { collecting, drawnTrick, openedMusik } = marks;
   const takenKey = h.last_trick ? tricksKey : "";
   if (taken) collecting = { key: takenKey, until: null };
-  else if (collecting?.key === takenKey && collecting.until === null && h.phase === "play" && !calm) {
+  else if (
+    collecting?.key === takenKey &&
+    collecting.until === null &&
+    h.phase === "play" &&
+    !calm
+  ) {
     collecting = { key: takenKey, until: now + COLLECT_MS };
   }
-  const sliding = Boolean(collecting && collecting.key === takenKey && collecting.until !== null && now < collecting.until);
-  const lastOne = Boolean(h.last_trick) && (taken || sliding || state.showLastTrick || h.phase === "over");
+  const sliding = Boolean(
+    collecting &&
+    collecting.key === takenKey &&
+    collecting.until !== null &&
+    now < collecting.until,
+  );
+  const lastOne =
+    Boolean(h.last_trick) && (taken || sliding || state.showLastTrick || h.phase === "over");
   let fresh = -1;
   if (h.phase === "play" && !lastOne) {
-    if (drawnTrick.key !== tricksKey || h.trick.length > drawnTrick.length) fresh = h.trick.length - 1;
+    if (drawnTrick.key !== tricksKey || h.trick.length > drawnTrick.length)
+      fresh = h.trick.length - 1;
     drawnTrick = { key: tricksKey, length: h.trick.length };
   }
   let turning = false;
@@ -381,9 +416,10 @@ export function turnNotice(warned, state, now) {
     nextDeal = left ? `Następne rozdanie za ${secondsText(left)}.` : "Rozdawanie kart…";
   } else if (gameView && gameView.to_move !== null) {
     const phase = gameView.hand.phase;
-    turn = gameView.to_move === game.you
-      ? `Twój ruch: ${YOUR_MOVE[phase](legal(state))}.`
-      : `Ruch: ${nick(gameView.to_move)} (${PHASE_NAME[phase]}).`;
+    turn =
+      gameView.to_move === game.you
+        ? `Twój ruch: ${YOUR_MOVE[phase](legal(state))}.`
+        : `Ruch: ${nick(gameView.to_move)} (${PHASE_NAME[phase]}).`;
     const key = `${state.snap.v}:${gameView.to_move}`;
     if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) {
       warned = `${key}|${left}`;

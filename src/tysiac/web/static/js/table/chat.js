@@ -46,7 +46,8 @@ export function draw(state) {
   // Whatever follows the lines goes: the placeholder, once the first line came.
   const after = () => (previous ? previous.nextElementSibling : box.firstElementChild);
   if (lines.length) while (after()) after().remove();
-  else if (!box.firstElementChild) box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
+  else if (!box.firstElementChild)
+    box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
   if (added) box.scrollTop = box.scrollHeight; // the log scrolls, never the page
 }
 
@@ -63,12 +64,26 @@ function setReport(button, line, reported) {
 }
 
 function chatLine(game, line, reported) {
-  const time = new Date(line.at).toLocaleTimeString("pl-PL", { hour: "2-digit", minute: "2-digit" });
+  const time = new Date(line.at).toLocaleTimeString("pl-PL", {
+    hour: "2-digit",
+    minute: "2-digit",
+  });
   let report = "";
   if (game.you !== null && line.seat !== game.you) {
-    report = el("button", { class: "link-button", type: "button", "data-intent": "report", "data-seq": String(line.seq) });
+    report = el("button", {
+      class: "link-button",
+      type: "button",
+      "data-intent": "report",
+      "data-seq": String(line.seq),
+    });
     setReport(report, line, reported);
   }
-  return el("p", { "data-seq": String(line.seq) },
-    el("span", { class: "muted" }, `${time} `), el("strong", {}, line.nick), `: ${line.text} `, report);
+  return el(
+    "p",
+    { "data-seq": String(line.seq) },
+    el("span", { class: "muted" }, `${time} `),
+    el("strong", {}, line.nick),
+    `: ${line.text} `,
+    report,
+  );
 }

@@ -15,7 +15,8 @@ export function draw(state) {
   side.classList.toggle("drawer", !wide);
   side.classList.toggle("open", Boolean(drawer));
   document.body.classList.toggle("drawer-open", Boolean(drawer));
-  for (const panel of side.querySelectorAll("[data-panel]")) panel.classList.toggle("current", panel.dataset.panel === drawer);
+  for (const panel of side.querySelectorAll("[data-panel]"))
+    panel.classList.toggle("current", panel.dataset.panel === drawer);
   for (const name of ["scores", "log", "chat"]) {
     setAttr($(`tab-${name}`), "aria-expanded", String(drawer === name));
   }

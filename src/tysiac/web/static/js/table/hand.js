@@ -14,7 +14,11 @@ export function draw(state) {
   const h = view.hand;
   const faceDown = h.face_down ? h.counts[game.you] : 0;
   region("face-down", [faceDown], () => {
-    $("face-down").replaceChildren(...(faceDown ? [backs(faceDown, `Twoje karty: ${cardsCount(faceDown)}, zakryte`, "pile-own")] : []));
+    $("face-down").replaceChildren(
+      ...(faceDown
+        ? [backs(faceDown, `Twoje karty: ${cardsCount(faceDown)}, zakryte`, "pile-own")]
+        : []),
+    );
   });
   setText($("hand-note"), handNote(state, faceDown));
 }
@@ -23,13 +27,17 @@ function handNote(state, faceDown) {
   const { game, view } = state.snap;
   const h = view.hand;
   let note = "";
-  if (faceDown) note = "Twoje karty leżą zakryte: grasz w ciemno albo najpierw zdecyduj, czy je obejrzysz.";
+  if (faceDown)
+    note = "Twoje karty leżą zakryte: grasz w ciemno albo najpierw zdecyduj, czy je obejrzysz.";
   else if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
   else if (h.received) note = `Karta od rozgrywającego: ${cardName(h.received)}.`;
   else if (h.given) {
-    note = `Oddane: ${Object.entries(h.given).map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`).join(", ")}.`;
+    note = `Oddane: ${Object.entries(h.given)
+      .map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`)
+      .join(", ")}.`;
   }
-  if (h.discarded) note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
+  if (h.discarded)
+    note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
   return note;
 }
 
@@ -39,16 +47,26 @@ function drawCards(state) {
   const mode = S.handMode(state);
   show(box, cards.length > 0);
   box.style.setProperty("--n", String(Math.max(cards.length, 1)));
-  const focusedCode = box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  const focusedCode = box.contains(document.activeElement)
+    ? document.activeElement.dataset.card
+    : null;
   // Where the tab stop was: the card that holds it (roving tabindex), else the first.
-  const previous = Math.max(0, [...box.children].findIndex((b) => b.getAttribute("tabindex") === "0"));
+  const previous = Math.max(
+    0,
+    [...box.children].findIndex((b) => b.getAttribute("tabindex") === "0"),
+  );
   const stop = S.tabStop(cards, { focusCard: state.focusCard, focusedCode, mode, previous });
   const existing = new Map([...box.children].map((b) => [b.dataset.card, b]));
   cards.forEach((card, i) => {
     let button = existing.get(card.code);
     existing.delete(card.code);
     if (!button) {
-      button = el("button", { type: "button", class: "card card-button", "data-card": card.code, "data-key": `card:${card.code}` });
+      button = el("button", {
+        type: "button",
+        class: "card card-button",
+        "data-card": card.code,
+        "data-key": `card:${card.code}`,
+      });
     }
     if (button.dataset.meld !== String(card.meld)) {
       button.dataset.meld = String(card.meld);

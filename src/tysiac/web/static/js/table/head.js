@@ -9,7 +9,11 @@ export function draw(state) {
   const missing = drawMissing(state);
   const game = state.snap?.game;
   const mine = game && S.view(state)?.to_move === game.you && game.you !== null;
-  const name = game ? (game.name ? `${game.name} (${game.code})` : `Gra ${game.code}`) : `Gra ${state.code}`;
+  const name = game
+    ? game.name
+      ? `${game.name} (${game.code})`
+      : `Gra ${game.code}`
+    : `Gra ${state.code}`;
   setText($("title"), name);
   const title = `${mine ? "(Twój ruch) " : ""}${name} — Tysiąc`;
   if (document.title !== title) document.title = title;
@@ -19,7 +23,10 @@ export function draw(state) {
     retrying: "Połączenie przerwane. Łączę ponownie…",
     closed: "Połączenie zamknięte.",
   }[state.connection];
-  setText($("conn"), missing ? "" : state.connection === "open" && !state.snap ? "Łączenie…" : conn);
+  setText(
+    $("conn"),
+    missing ? "" : state.connection === "open" && !state.snap ? "Łączenie…" : conn,
+  );
   setText($("error"), missing ? "" : state.error);
   setText($("notice"), state.notice);
   show($("notice"), Boolean(state.notice));
@@ -27,15 +34,22 @@ export function draw(state) {
 
 /** An unknown or deleted game: the socket was closed with 4404 or 4410. */
 function drawMissing(state) {
-  const missing = state.connection === "closed" && (state.closedCode === 4404 || state.closedCode === 4410);
+  const missing =
+    state.connection === "closed" && (state.closedCode === 4404 || state.closedCode === 4410);
   show($("missing"), missing);
   document.body.classList.toggle("game-missing", missing);
   if (missing) {
     // A removed game says why (the server's message); an unknown code, what to check.
-    setText($("missing-title"), state.closedCode === 4410 ? "Ta gra została usunięta" : "Nie ma takiej gry");
-    setText($("missing-text"), state.closedCode === 4410
-      ? state.error || `Gra ${state.code} została usunięta z serwera.`
-      : `Nie ma gry o kodzie ${state.code}. Mogła już się skończyć i zniknąć z serwera albo kod ma literówkę.`);
+    setText(
+      $("missing-title"),
+      state.closedCode === 4410 ? "Ta gra została usunięta" : "Nie ma takiej gry",
+    );
+    setText(
+      $("missing-text"),
+      state.closedCode === 4410
+        ? state.error || `Gra ${state.code} została usunięta z serwera.`
+        : `Nie ma gry o kodzie ${state.code}. Mogła już się skończyć i zniknąć z serwera albo kod ma literówkę.`,
+    );
   }
   return missing;
 }

@@ -6,9 +6,13 @@ import { optionsLine } from "../options.js";
 import { botLabel, chip, nickText, region, setAttr, setText, show } from "./parts.js";
 
 function optionsText(game) {
-  const parts = [`${game.players} graczy`, game.short ? "krótka gra" : "gra do 1000",
-    `czas na ruch: ${durationText(game.move_seconds)}`, game.public ? "publiczna" : "prywatna",
-    game.chat ? "z czatem" : "bez czatu"];
+  const parts = [
+    `${game.players} graczy`,
+    game.short ? "krótka gra" : "gra do 1000",
+    `czas na ruch: ${durationText(game.move_seconds)}`,
+    game.public ? "publiczna" : "prywatna",
+    game.chat ? "z czatem" : "bez czatu",
+  ];
   return `${parts.join(" · ")}. ${optionsLine(game.options)}.`;
 }
 
@@ -21,9 +25,14 @@ export function draw(state) {
   if (!waiting) return;
   const seated = game.you !== null;
   const rematch = Boolean(game.rematch_of);
-  setText($("lobby-title"), rematch
-    ? "Rewanż: czekamy, aż wrócą gracze"
-    : game.name ? `${game.name}: czekamy na graczy` : "Czekamy na graczy");
+  setText(
+    $("lobby-title"),
+    rematch
+      ? "Rewanż: czekamy, aż wrócą gracze"
+      : game.name
+        ? `${game.name}: czekamy na graczy`
+        : "Czekamy na graczy",
+  );
   setText($("lobby-options"), optionsText(game));
   // The invited player sees the join form first; the share box is for those seated.
   show($("join-form"), !seated && !state.stored);
@@ -47,20 +56,42 @@ export function draw(state) {
 function seatLine(game, s, host, rematch) {
   if (s.bot) {
     const remove = host
-      ? el("button", {
-        type: "button", class: "button button-small", "data-intent": "remove-bot", "data-seat": String(s.seat),
-      }, "Usuń", el("span", { class: "sr-only" }, ` ${s.nick}`))
+      ? el(
+          "button",
+          {
+            type: "button",
+            class: "button button-small",
+            "data-intent": "remove-bot",
+            "data-seat": String(s.seat),
+          },
+          "Usuń",
+          el("span", { class: "sr-only" }, ` ${s.nick}`),
+        )
       : "";
-    return el("li", {}, `${s.seat + 1}. `, nickText(s.nick, "strong"), " ", chip(botLabel(s.bot), "chip-bot"), remove);
+    return el(
+      "li",
+      {},
+      `${s.seat + 1}. `,
+      nickText(s.nick, "strong"),
+      " ",
+      chip(botLabel(s.bot), "chip-bot"),
+      remove,
+    );
   }
   let status = "";
   if (s.nick !== null && rematch) {
-    status = s.connected ? chip("już przy stole", "chip-ok") : chip("jeszcze poza stołem", "chip-off");
-  } else if (s.nick !== null) status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
-  return el("li", { class: s.nick === null ? "free" : "" },
+    status = s.connected
+      ? chip("już przy stole", "chip-ok")
+      : chip("jeszcze poza stołem", "chip-off");
+  } else if (s.nick !== null)
+    status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
+  return el(
+    "li",
+    { class: s.nick === null ? "free" : "" },
     `${s.seat + 1}. `,
     s.nick === null ? "wolne miejsce" : nickText(s.nick, "strong"),
     s.seat === game.you ? " (Ty)" : "",
     " ",
-    status);
+    status,
+  );
 }

@@ -24,6 +24,7 @@ export function draw(state, ui) {
   }
   // The server keeps the newest entries: older lines go as it drops them.
   const oldest = entries.length ? entries[0].v : Infinity;
-  while (box.firstElementChild && Number(box.firstElementChild.dataset.v) < oldest) box.firstElementChild.remove();
+  while (box.firstElementChild && Number(box.firstElementChild.dataset.v) < oldest)
+    box.firstElementChild.remove();
   if (added) box.scrollTop = box.scrollHeight;
 }

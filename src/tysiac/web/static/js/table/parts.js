@@ -34,8 +34,11 @@ export function region(name, key, draw) {
 
 /** A card picture with its name, for cards that are not buttons. */
 export function cardImage(code, extraClass = "") {
-  return el("span", { class: `card ${extraClass}`, role: "img", "aria-label": code ? cardName(code) : BACK },
-    code ? cardFace(code) : cardBack());
+  return el(
+    "span",
+    { class: `card ${extraClass}`, role: "img", "aria-label": code ? cardName(code) : BACK },
+    code ? cardFace(code) : cardBack(),
+  );
 }
 
 /** A face-down pile: "Musik: 3 zakryte karty" read once, not card by card. */

@@ -16,11 +16,31 @@ export function draw(state) {
   const place = S.positions(game.players, game.you);
   const bottom = Number(Object.keys(place).find((seat) => place[seat] === "bottom"));
   const h = view.hand;
-  const shownFacts = [game.seats, game.you, view.scores, view.on_barrel, view.timeouts, view.to_move, h.phase,
-    h.dealer, h.sitting_out, h.mus, h.mus_bid, h.declarer, h.contract, h.bid, h.auction, h.counts, h.tricks, h.blind,
-    view.counters];
+  const shownFacts = [
+    game.seats,
+    game.you,
+    view.scores,
+    view.on_barrel,
+    view.timeouts,
+    view.to_move,
+    h.phase,
+    h.dealer,
+    h.sitting_out,
+    h.mus,
+    h.mus_bid,
+    h.declarer,
+    h.contract,
+    h.bid,
+    h.auction,
+    h.counts,
+    h.tricks,
+    h.blind,
+    view.counters,
+  ];
   region("seats", shownFacts, () => {
-    const others = game.seats.map((s) => s.seat).filter((seat) => seat !== bottom)
+    const others = game.seats
+      .map((s) => s.seat)
+      .filter((seat) => seat !== bottom)
       .sort((a, b) => SIDE.indexOf(place[a]) - SIDE.indexOf(place[b]));
     $("seats").dataset.players = String(game.players);
     $("seats").replaceChildren(...others.map((seat) => seatPanel(state, seat, place[seat])));
@@ -41,8 +61,11 @@ function seatChips(state, seat) {
       const mine = h.auction.filter((a) => a.seat === seat);
       const last = mine[mine.length - 1];
       if (last) {
-        chips.push(last.bid === null ? chip("pas", "chip-pass") : chip(`licytuje ${last.bid}`, "chip-bid"));
-      } else if (seat === h.mus && h.mus_bid !== null) chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
+        chips.push(
+          last.bid === null ? chip("pas", "chip-pass") : chip(`licytuje ${last.bid}`, "chip-bid"),
+        );
+      } else if (seat === h.mus && h.mus_bid !== null)
+        chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
     }
     if (seat === h.blind) chips.push(chip("w ciemno", "chip-declarer"));
     else if (seat === h.declarer) {
@@ -52,10 +75,14 @@ function seatChips(state, seat) {
   const { counters, options } = view;
   if (view.on_barrel[seat]) {
     // V10: one sitter, three tries.
-    const tries = options?.barrel === "880" && counters?.barrel === seat ? `, próby: ${counters.tries} z 3` : "";
+    const tries =
+      options?.barrel === "880" && counters?.barrel === seat
+        ? `, próby: ${counters.tries} z 3`
+        : "";
     chips.push(chip(`na beczce${tries}`, "chip-barrel"));
   }
-  if (options?.bolts && counters?.bolts[seat]) chips.push(chip(`błoty: ${counters.bolts[seat]}`, "chip-warn"));
+  if (options?.bolts && counters?.bolts[seat])
+    chips.push(chip(`błoty: ${counters.bolts[seat]}`, "chip-warn"));
   if (options?.bomb === "free" && counters?.bombs[seat]) chips.push(chip("bomba zużyta", ""));
   if (info.bot) chips.push(chip(botLabel(info.bot), "chip-bot"));
   if (!info.connected) chips.push(chip("rozłączony", "chip-off"));
@@ -72,27 +99,46 @@ function seatPanel(state, seat, pos) {
   const turn = view.to_move === seat;
   const count = h && !own && !out ? h.counts[seat] : 0;
   const facts = [el("span", { class: "nowrap" }, `${num(view.scores[seat])} pkt`)];
-  if (h && h.phase !== "bidding" && !out) facts.push(el("span", { class: "nowrap" }, `lewy: ${h.tricks[seat]}`));
+  if (h && h.phase !== "bidding" && !out)
+    facts.push(el("span", { class: "nowrap" }, `lewy: ${h.tricks[seat]}`));
   const cards = count
-    ? el("span", { class: "seat-cards" }, backs(Math.min(count, 3), cardsCount(count), "pile-fan"),
-      el("span", { class: "count", "aria-hidden": "true" }, String(count)))
+    ? el(
+        "span",
+        { class: "seat-cards" },
+        backs(Math.min(count, 3), cardsCount(count), "pile-fan"),
+        el("span", { class: "count", "aria-hidden": "true" }, String(count)),
+      )
     : "";
   const clock = turn
-    ? el("span", { class: "chip chip-turn" }, el("span", { class: "sr-only" }, "ruch, "),
-      el("span", { "data-clock": "", class: "seat-clock" }))
+    ? el(
+        "span",
+        { class: "chip chip-turn" },
+        el("span", { class: "sr-only" }, "ruch, "),
+        el("span", { "data-clock": "", class: "seat-clock" }),
+      )
     : "";
-  const separated = facts.flatMap((f, i) => (i ? [el("span", { class: "sep", "aria-hidden": "true" }, "·"), f] : [f]));
-  return el(own || pos === "bottom" ? "div" : "li", {
-    class: `seat seat-${pos}${turn ? " seat-turn" : ""}${own ? " seat-own" : ""}${out ? " seat-out" : ""}`,
-    "data-seat": String(seat),
-  },
-  el("p", { class: "seat-name" },
-    el("span", { class: `dot${info.connected ? " dot-on" : ""}`, "aria-hidden": "true" }),
-    nickText(info.nick ?? "wolne miejsce", "strong"),
-    own ? el("span", { class: "you" }, " (Ty)") : "",
-    el("span", { class: "sr-only" }, info.connected ? ", połączony" : ", rozłączony"),
-    clock,
-    cards),
-  el("p", { class: "seat-line" }, separated),
-  el("p", { class: "chips" }, seatChips(state, seat)));
+  const separated = facts.flatMap((f, i) =>
+    i ? [el("span", { class: "sep", "aria-hidden": "true" }, "·"), f] : [f],
+  );
+  return el(
+    own || pos === "bottom" ? "div" : "li",
+    {
+      class: ["seat", `seat-${pos}`, turn && "seat-turn", own && "seat-own", out && "seat-out"]
+        .filter(Boolean)
+        .join(" "),
+      "data-seat": String(seat),
+    },
+    el(
+      "p",
+      { class: "seat-name" },
+      el("span", { class: `dot${info.connected ? " dot-on" : ""}`, "aria-hidden": "true" }),
+      nickText(info.nick ?? "wolne miejsce", "strong"),
+      own ? el("span", { class: "you" }, " (Ty)") : "",
+      el("span", { class: "sr-only" }, info.connected ? ", połączony" : ", rozłączony"),
+      clock,
+      cards,
+    ),
+    el("p", { class: "seat-line" }, separated),
+    el("p", { class: "chips" }, seatChips(state, seat)),
+  );
 }
