@@ -13,12 +13,14 @@ OPENPGP  := node_modules/openpgp
 CHROMIUM := /usr/bin/chromium
 GPG      := /usr/bin/gpg
 ICU      := /usr/include/unicode/uspoof.h
+# The project's own JavaScript, linted and formatted (ESLint and Prettier, from npm).
+JS       := src/tysiac/web/static/js src/tysiac/web/static/sw.js tests/js eslint.config.js
 # Where `make run` listens: `make run PORT=8080`, `make run HOST=0.0.0.0`. Set on the
 # command line only (not read from the environment, where tcsh keeps HOST = the host name).
 HOST     = 127.0.0.1
 PORT     = 8000
 
-.PHONY: install assets run test lint bench clean
+.PHONY: install assets run test test-js lint bench clean
 
 install: $(STAMP)
 
@@ -73,12 +75,18 @@ $(STAMP): pyproject.toml setup.py src/tysiac/bots/_dd.c | $(ICU)
 run: install assets
 	$(BIN)/python -m tysiac.server --host $(HOST) --port $(PORT)
 
-lint: install
+lint: install assets
 	$(BIN)/ruff check src tests bench tools
 	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy --strict src
+	npx --no -- eslint $(JS)
+	npx --no -- prettier --check $(JS)
 
-test: lint assets $(CHROMIUM) $(GPG) /usr/share/dict/polish
+# The browser's pure modules (no DOM) under Node's own test runner.
+test-js: assets
+	node --test tests/js/*.test.mjs
+
+test: lint assets test-js $(CHROMIUM) $(GPG) /usr/share/dict/polish
 	$(BIN)/python -m pytest
 
 bench: install

@@ -36,35 +36,60 @@ const SHELL = [
   "/static/js/sound.js",
   "/static/js/state.js",
   "/static/js/store.js",
+  "/static/js/table/chat.js",
+  "/static/js/table/clock.js",
+  "/static/js/table/controls.js",
+  "/static/js/table/drawer.js",
+  "/static/js/table/end.js",
+  "/static/js/table/hand.js",
+  "/static/js/table/head.js",
+  "/static/js/table/lobby.js",
+  "/static/js/table/log.js",
+  "/static/js/table/parts.js",
+  "/static/js/table/scores.js",
+  "/static/js/table/seats.js",
+  "/static/js/table/summary.js",
+  "/static/js/table/surrender.js",
+  "/static/js/table/trick.js",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/static/icons/icon-maskable-512.png",
 ];
-const FONTS = ["latin", "latin-ext"].flatMap((subset) => [400, 700].map((weight) =>
-  `/static/vendor/atkinson/atkinson-hyperlegible-next-${subset}-${weight}-normal.woff2`));
+const FONTS = ["latin", "latin-ext"].flatMap((subset) =>
+  [400, 700].map(
+    (weight) =>
+      `/static/vendor/atkinson/atkinson-hyperlegible-next-${subset}-${weight}-normal.woff2`,
+  ),
+);
 
 self.addEventListener("install", (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    // Past the browser's HTTP cache, which may still hold the files of the last release.
-    const fresh = (path) => new Request(path, { cache: "no-cache" });
-    await cache.addAll(SHELL.map(fresh));
-    // The fonts are installed separately (make assets): a missing one is no failure.
-    await Promise.all(FONTS.map((font) => cache.add(fresh(font)).catch(() => {})));
-    await self.skipWaiting();
-  })());
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Past the browser's HTTP cache, which may still hold the files of the last release.
+      const fresh = (path) => new Request(path, { cache: "no-cache" });
+      await cache.addAll(SHELL.map(fresh));
+      // The fonts are installed separately (make assets): a missing one is no failure.
+      await Promise.all(FONTS.map((font) => cache.add(fresh(font)).catch(() => {})));
+      await self.skipWaiting();
+    })(),
+  );
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
 });
 
-const neverCached = (path) => path.startsWith("/api/") || path.startsWith("/ws/") || path === "/health";
-const cacheFirst = (path) => path.startsWith("/static/vendor/") || path.startsWith("/static/icons/");
+const neverCached = (path) =>
+  path.startsWith("/api/") || path.startsWith("/ws/") || path === "/health";
+const cacheFirst = (path) =>
+  path.startsWith("/static/vendor/") || path.startsWith("/static/icons/");
 
 // Only this worker's own cache: never a file of another release.
 const cached = async (request) => (await caches.open(CACHE)).match(request);
@@ -99,18 +124,23 @@ async function page(request) {
   try {
     return await fetch(request);
   } catch {
-    return (await cached("/offline.html")) || new Response("Brak połączenia z internetem. Do gry potrzebny jest internet.", {
-      status: 503,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    return (
+      (await cached("/offline.html")) ||
+      new Response("Brak połączenia z internetem. Do gry potrzebny jest internet.", {
+        status: 503,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      })
+    );
   }
 }
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || neverCached(url.pathname)) return;
+  if (request.method !== "GET" || url.origin !== self.location.origin || neverCached(url.pathname))
+    return;
   if (request.mode === "navigate") event.respondWith(page(request));
   else if (cacheFirst(url.pathname)) event.respondWith(fromCache(request));
-  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") event.respondWith(networkFirst(request));
+  else if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest")
+    event.respondWith(networkFirst(request));
 });

@@ -2,7 +2,14 @@
 // of the table page, present from the start: role="status" (whose turn, time running
 // short) and role="log" "Przebieg gry" (bids, plays, tricks, melds, hand results).
 
-export const RANKS = { 9: "dziewiątka", J: "walet", Q: "dama", K: "król", T: "dziesiątka", A: "as" };
+export const RANKS = {
+  9: "dziewiątka",
+  J: "walet",
+  Q: "dama",
+  K: "król",
+  T: "dziesiątka",
+  A: "as",
+};
 export const SUITS = { S: "pik", C: "trefl", D: "karo", H: "kier" };
 export const BACK = "zakryta karta";
 
@@ -17,7 +24,8 @@ export function cardName(code, meldValue = null) {
 }
 
 /** A meld as said: "kier 100", or "cztery asy 200" (V12: no suit). */
-export const meldName = (meld) => (meld.suit ? `${SUITS[meld.suit]} ${meld.value}` : `cztery asy ${meld.value}`);
+export const meldName = (meld) =>
+  meld.suit ? `${SUITS[meld.suit]} ${meld.value}` : `cztery asy ${meld.value}`;
 
 /** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
 export function plural(n, one, few, many) {
@@ -51,31 +59,55 @@ const CANCELLED = {
 export function eventText(event, nickOf) {
   const who = event.seat === undefined ? "" : (event.nick ?? nickOf(event.seat));
   switch (event.kind) {
-    case "joined": return `${who} siada przy stole.`;
-    case "started": return "Komplet graczy. Gra się zaczyna.";
-    case "dealt": return `Nowe rozdanie. Rozdaje ${nickOf(event.dealer)}.`;
-    case "bid": return `${who} licytuje ${event.value}.`;
-    case "pass": return `${who}: pas.`;
-    case "musik": return `${who} bierze ${event.index === 0 ? "pierwszy" : "drugi"} musik.`;
-    case "give": return `${who} oddaje karty przeciwnikom.`;
-    case "discard": return `${who} odkłada karty.`;
-    case "declare": return `${who} gra za ${event.value}.`;
-    case "play": return `${who}: ${cardName(event.card)}.`;
-    case "surrender": return `${who} poddaje grę.`;
-    case "bomb": return `${who} rzuca bombę: nie gra tego rozdania.`;
-    case "redeal": return `${who} prosi o nowe rozdanie (słabe karty).`;
-    case "blind": return `${who} gra w ciemno za 120.`;
-    case "look": return `${who} ogląda karty.`;
+    case "joined":
+      return `${who} siada przy stole.`;
+    case "started":
+      return "Komplet graczy. Gra się zaczyna.";
+    case "dealt":
+      return `Nowe rozdanie. Rozdaje ${nickOf(event.dealer)}.`;
+    case "bid":
+      return `${who} licytuje ${event.value}.`;
+    case "pass":
+      return `${who}: pas.`;
+    case "musik":
+      return `${who} bierze ${event.index === 0 ? "pierwszy" : "drugi"} musik.`;
+    case "give":
+      return `${who} oddaje karty przeciwnikom.`;
+    case "discard":
+      return `${who} odkłada karty.`;
+    case "declare":
+      return `${who} gra za ${event.value}.`;
+    case "play":
+      return `${who}: ${cardName(event.card)}.`;
+    case "surrender":
+      return `${who} poddaje grę.`;
+    case "bomb":
+      return `${who} rzuca bombę: nie gra tego rozdania.`;
+    case "redeal":
+      return `${who} prosi o nowe rozdanie (słabe karty).`;
+    case "blind":
+      return `${who} gra w ciemno za 120.`;
+    case "look":
+      return `${who} ogląda karty.`;
     case "timeout":
       if (event.walkover) return `${who}: czas minął trzeci raz z rzędu, przegrana walkowerem.`;
       return `${who}: czas minął, ruch wykonał serwer. ${event.move ? eventText(event.move, nickOf) : ""}`.trim();
-    case "cancelled": return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
-    case "rematch": return "Założono rewanż.";
-    case "rematch_of": return `Rewanż za grę ${event.code}. Gra zacznie się, gdy wrócą wszyscy gracze, najpóźniej za minutę.`;
-    case "arrived": return `${who} wraca do stołu.`;
-    case "chat": return null;
-    case "chat_rejected": return event.chat_open ? null : "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach.";
-    default: throw new Error(`unknown event kind: ${event.kind}`);
+    case "cancelled":
+      return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
+    case "rematch":
+      return "Założono rewanż.";
+    case "rematch_of":
+      return `Rewanż za grę ${event.code}. Gra zacznie się, gdy wrócą wszyscy gracze, najpóźniej za minutę.`;
+    case "arrived":
+      return `${who} wraca do stołu.`;
+    case "chat":
+      return null;
+    case "chat_rejected":
+      return event.chat_open
+        ? null
+        : "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach.";
+    default:
+      throw new Error(`unknown event kind: ${event.kind}`);
   }
 }
 
@@ -89,11 +121,14 @@ export function logLines(entry, view, nickOf) {
   if (text) lines.push(text);
   if (entry.meld) {
     const { seat, suit, value } = entry.meld;
-    lines.push(suit
-      ? `${nickOf(seat)} melduje ${SUITS[suit]} za ${value}. Atut: ${SUITS[suit]}.`
-      : `${nickOf(seat)} melduje cztery asy za ${value}.`);
+    lines.push(
+      suit
+        ? `${nickOf(seat)} melduje ${SUITS[suit]} za ${value}. Atut: ${SUITS[suit]}.`
+        : `${nickOf(seat)} melduje cztery asy za ${value}.`,
+    );
   }
-  if (entry.took !== undefined && entry.took !== null) lines.push(`Lewę bierze ${nickOf(entry.took)}.`);
+  if (entry.took !== undefined && entry.took !== null)
+    lines.push(`Lewę bierze ${nickOf(entry.took)}.`);
   if (entry.result !== undefined && entry.result !== null && view?.results[entry.result]) {
     lines.push(resultText(view.results[entry.result], nickOf));
   }
@@ -108,27 +143,37 @@ const ENDS = {
 export function resultText(r, nickOf) {
   if (ENDS[r.end]) return ENDS[r.end];
   if (r.end === "bomb") {
-    const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`);
+    const changes = r.delta.map(
+      (d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`,
+    );
     return `Bomba: ${nickOf(r.declarer)} nie gra rozdania. ${changes.join("; ")}.`;
   }
   const total = r.points[r.declarer] + r.melds[r.declarer];
   const head = `Koniec rozdania. ${nickOf(r.declarer)}, kontrakt ${r.contract}: ${r.made ? "ugrane" : "nieugrane"} (${pointsText(total)}).`;
-  const changes = r.delta.map((d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`);
+  const changes = r.delta.map(
+    (d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`,
+  );
   return `${head} ${changes.join("; ")}.`;
 }
 
 export function outcomeText(game, view, nickOf) {
-  if (game.status === "cancelled") return `Gra anulowana: ${CANCELLED[game.cancelled] || "czas minął"}.`;
+  if (game.status === "cancelled")
+    return `Gra anulowana: ${CANCELLED[game.cancelled] || "czas minął"}.`;
   const outcome = view?.outcome;
   if (!outcome) return "";
   const winner = outcome.winner === null ? "nikt" : nickOf(outcome.winner);
   const loser = outcome.loser === null ? "" : nickOf(outcome.loser);
   switch (outcome.reason) {
-    case "points": return `Wygrywa ${winner}: ugrany kontrakt dał ${view.target} punktów.`;
-    case "walkover": return `Wygrywa ${winner}. ${loser} przegrywa walkowerem: trzy razy z rzędu minął czas na ruch.`;
-    case "surrender": return `Wygrywa ${winner}. ${loser} poddaje grę.`;
-    case "cancelled": return "Gra anulowana.";
-    default: return `Wygrywa ${winner}.`;
+    case "points":
+      return `Wygrywa ${winner}: ugrany kontrakt dał ${view.target} punktów.`;
+    case "walkover":
+      return `Wygrywa ${winner}. ${loser} przegrywa walkowerem: trzy razy z rzędu minął czas na ruch.`;
+    case "surrender":
+      return `Wygrywa ${winner}. ${loser} poddaje grę.`;
+    case "cancelled":
+      return "Gra anulowana.";
+    default:
+      return `Wygrywa ${winner}.`;
   }
 }
 

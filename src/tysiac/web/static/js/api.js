@@ -18,7 +18,11 @@ export async function request(method, path, body) {
       cache: "no-store",
     });
   } catch {
-    throw new ApiError("network", "Brak połączenia z serwerem. Sprawdź internet i spróbuj ponownie.", 0);
+    throw new ApiError(
+      "network",
+      "Brak połączenia z serwerem. Sprawdź internet i spróbuj ponownie.",
+      0,
+    );
   }
   let data = null;
   try {
@@ -28,7 +32,11 @@ export async function request(method, path, body) {
   }
   if (!response.ok) {
     const error = data?.error;
-    throw new ApiError(error?.code || "http", error?.message || `Błąd serwera (${response.status}).`, response.status);
+    throw new ApiError(
+      error?.code || "http",
+      error?.message || `Błąd serwera (${response.status}).`,
+      response.status,
+    );
   }
   return data;
 }
@@ -37,7 +45,8 @@ export async function request(method, path, body) {
 export const normaliseCode = (text) => text.toUpperCase().replace(/[\s-]/g, "");
 
 export const createGame = (body) => request("POST", "/api/games", body);
-export const joinGame = (code, nick) => request("POST", `/api/games/${encodeURIComponent(code)}/join`, { nick });
+export const joinGame = (code, nick) =>
+  request("POST", `/api/games/${encodeURIComponent(code)}/join`, { nick });
 export const listGames = () => request("GET", "/api/games");
 export const gameInfo = (code) => request("GET", `/api/games/${encodeURIComponent(code)}`);
 export const siteInfo = () => request("GET", "/api/site");

@@ -41,13 +41,18 @@ function fieldError(input, text) {
 }
 
 /** The fingerprint as the server shows it: upper-case hex in groups of four. */
-const grouped = (hex) => hex.toUpperCase().match(/.{1,4}/g).join(" ");
+const grouped = (hex) =>
+  hex
+    .toUpperCase()
+    .match(/.{1,4}/g)
+    .join(" ");
 
 function loadKey() {
   operatorKey ??= (async () => {
     const openpgp = await import(OPENPGP);
     const key = await openpgp.readKey({ armoredKey: config.key });
-    if (grouped(key.getFingerprint()) !== config.fingerprint) throw new Error("fingerprint mismatch");
+    if (grouped(key.getFingerprint()) !== config.fingerprint)
+      throw new Error("fingerprint mismatch");
     return { openpgp, key };
   })();
   return operatorKey;
@@ -90,7 +95,10 @@ function valid() {
     ok = false;
   }
   if (email.value.trim() && !email.checkValidity()) {
-    fieldError(email, "To nie wygląda na adres e-mail (np. ala@example.com). Popraw go albo zostaw puste pole.");
+    fieldError(
+      email,
+      "To nie wygląda na adres e-mail (np. ala@example.com). Popraw go albo zostaw puste pole.",
+    );
     if (ok) email.focus();
     ok = false;
   }
@@ -118,7 +126,9 @@ async function submit(event) {
     say("Wysyłanie zaszyfrowanej wiadomości…");
     const sent = await request("POST", "/api/contact", { message: armored });
     form.reset();
-    say(`${sent?.message || "Wiadomość wysłana. Dziękujemy!"} Jeśli podany był adres e-mail, odpowiedź przyjdzie na niego.`);
+    say(
+      `${sent?.message || "Wiadomość wysłana. Dziękujemy!"} Jeśli podany był adres e-mail, odpowiedź przyjdzie na niego.`,
+    );
   } catch (error) {
     const text = error instanceof ApiError ? error.message : "Coś poszło nie tak.";
     if (error instanceof ApiError && error.code === "contact_off") showOff();

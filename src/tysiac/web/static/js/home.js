@@ -32,7 +32,9 @@ function showError(spot, text) {
   if (field) {
     const input = $(field);
     input.setAttribute("aria-invalid", "true");
-    const described = new Set((input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean));
+    const described = new Set(
+      (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean),
+    );
     described.add(spot);
     input.setAttribute("aria-describedby", [...described].join(" "));
     input.focus();
@@ -44,33 +46,74 @@ function showError(spot, text) {
 // A refused text names its field first ("Nick może mieć…", "Nazwa gry…").
 const TEXT_REFUSALS = ["vulgar", "too_long", "bad_characters", "too_many_marks", "empty_text"];
 const isNickError = (error) =>
-  error.code === "nick_taken" || error.code === "invisible_nick" ||
+  error.code === "nick_taken" ||
+  error.code === "invisible_nick" ||
   (TEXT_REFUSALS.includes(error.code) && error.message.startsWith("Nick"));
 // Refusals that are about the game the code names, not about the nick.
-const GAME_ERRORS = ["unknown_game", "full", "already_seated", "cancelled", "finished", "game_over", "deleted"];
+const GAME_ERRORS = [
+  "unknown_game",
+  "full",
+  "already_seated",
+  "cancelled",
+  "finished",
+  "game_over",
+  "deleted",
+];
 
 // --- the form, with the last choices (tysiac_opts) ---
 
 // --- "Zasady stołu": a preset, or each option chosen ("Własne") ---
 
 function drawHouseRules() {
-  $("presets").replaceChildren(...PRESETS.map((preset) => el("p", { class: "check" },
-    el("input", { type: "radio", name: "preset", id: `preset-${preset.key}`, value: preset.key, "aria-describedby": `preset-${preset.key}-hint` }),
-    el("label", { for: `preset-${preset.key}` }, preset.name),
-    el("span", { class: "hint", id: `preset-${preset.key}-hint` }, preset.help))));
-  $("custom-options").replaceChildren(...OPTIONS.map((option) => el("p", { class: "field" },
-    el("label", { for: `opt-${option.key}` }, `${option.name} (${option.id})`),
-    el("select", { id: `opt-${option.key}`, "data-option": option.key, "aria-describedby": `opt-${option.key}-hint` },
-      option.values.map(([value, label], i) => el("option", { value: String(value) }, i ? label : `${label} (zwykle)`))),
-    el("span", { class: "hint", id: `opt-${option.key}-hint` }, option.help))));
-  for (const radio of form.querySelectorAll('input[name="preset"]')) radio.addEventListener("change", syncPreset);
+  $("presets").replaceChildren(
+    ...PRESETS.map((preset) =>
+      el(
+        "p",
+        { class: "check" },
+        el("input", {
+          type: "radio",
+          name: "preset",
+          id: `preset-${preset.key}`,
+          value: preset.key,
+          "aria-describedby": `preset-${preset.key}-hint`,
+        }),
+        el("label", { for: `preset-${preset.key}` }, preset.name),
+        el("span", { class: "hint", id: `preset-${preset.key}-hint` }, preset.help),
+      ),
+    ),
+  );
+  $("custom-options").replaceChildren(
+    ...OPTIONS.map((option) =>
+      el(
+        "p",
+        { class: "field" },
+        el("label", { for: `opt-${option.key}` }, `${option.name} (${option.id})`),
+        el(
+          "select",
+          {
+            id: `opt-${option.key}`,
+            "data-option": option.key,
+            "aria-describedby": `opt-${option.key}-hint`,
+          },
+          option.values.map(([value, label], i) =>
+            el("option", { value: String(value) }, i ? label : `${label} (zwykle)`),
+          ),
+        ),
+        el("span", { class: "hint", id: `opt-${option.key}-hint` }, option.help),
+      ),
+    ),
+  );
+  for (const radio of form.querySelectorAll('input[name="preset"]'))
+    radio.addEventListener("change", syncPreset);
 }
 
 function syncPreset() {
   $("custom-options").hidden = chosenPreset().key !== "custom";
 }
 
-const chosenPreset = () => PRESETS.find((p) => p.key === form.querySelector('input[name="preset"]:checked')?.value) ?? PRESETS[0];
+const chosenPreset = () =>
+  PRESETS.find((p) => p.key === form.querySelector('input[name="preset"]:checked')?.value) ??
+  PRESETS[0];
 
 /** The options to send: the preset's, or the custom choices that differ from the defaults. */
 function chosenOptions() {
@@ -91,7 +134,8 @@ function restoreHouseRules(opts) {
   const custom = opts.custom && typeof opts.custom === "object" ? opts.custom : {};
   for (const select of $("custom-options").querySelectorAll("select")) {
     const saved = custom[select.dataset.option];
-    if (saved !== undefined && [...select.options].some((o) => o.value === String(saved))) select.value = String(saved);
+    if (saved !== undefined && [...select.options].some((o) => o.value === String(saved)))
+      select.value = String(saved);
   }
   syncPreset();
 }
@@ -100,7 +144,8 @@ function restore() {
   $("nick").value = store.getNick();
   const opts = store.getOpts();
   if ([2, 3, 4].includes(opts.players)) {
-    for (const radio of form.querySelectorAll('input[name="players"]')) radio.checked = Number(radio.value) === opts.players;
+    for (const radio of form.querySelectorAll('input[name="players"]'))
+      radio.checked = Number(radio.value) === opts.players;
   }
   if (typeof opts.public === "boolean") field("public").checked = opts.public;
   if (typeof opts.chat === "boolean") field("chat").checked = opts.chat;
@@ -124,7 +169,9 @@ async function loadMoveTimes() {
     return;
   }
   const all = [...new Set([...moveTimes.public, ...moveTimes.private])].sort((a, b) => a - b);
-  select.replaceChildren(...all.map((seconds) => el("option", { value: String(seconds) }, durationText(seconds))));
+  select.replaceChildren(
+    ...all.map((seconds) => el("option", { value: String(seconds) }, durationText(seconds))),
+  );
   const saved = store.getOpts().move_seconds;
   if (all.includes(saved)) select.value = String(saved);
   select.disabled = false;
@@ -147,7 +194,8 @@ function syncPublic() {
   if (!allowed.includes(Number(select.value))) select.value = String(allowed[0]);
   const longer = moveTimes.private.some((seconds) => !moveTimes.public.includes(seconds));
   let hint = longer ? "Dłuższy czas tylko w grze prywatnej." : "";
-  if (isPublic && allowed.length === 1) hint = `W grze publicznej zawsze ${durationText(allowed[0])}.`;
+  if (isPublic && allowed.length === 1)
+    hint = `W grze publicznej zawsze ${durationText(allowed[0])}.`;
   $("move-hint").textContent = hint;
 }
 
@@ -168,7 +216,12 @@ function nick() {
 
 function enter(seated, name) {
   store.setNick(name);
-  store.saveSeat(seated.code, { seat: seated.seat, token: seated.token, nick: name, joined: new Date().toISOString() });
+  store.saveSeat(seated.code, {
+    seat: seated.seat,
+    token: seated.token,
+    nick: name,
+    joined: new Date().toISOString(),
+  });
   location.href = `/g/${seated.code}`;
 }
 
@@ -232,7 +285,10 @@ async function join(code, spot) {
   try {
     enter(await joinGame(code, name), name);
   } catch (error) {
-    showError(isNickError(error) && !GAME_ERRORS.includes(error.code) ? "nick-error" : spot, error.message);
+    showError(
+      isNickError(error) && !GAME_ERRORS.includes(error.code) ? "nick-error" : spot,
+      error.message,
+    );
   }
 }
 
@@ -276,18 +332,52 @@ function publicItem(game, waiting) {
   const held = store.loadSeat(game.code);
   let action;
   if (held) {
-    action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `go:${game.code}` }, "Wróć", el("span", { class: "sr-only" }, ` do gry ${title}`));
+    action = el(
+      "a",
+      { class: "button", href: `/g/${game.code}`, "data-key": `go:${game.code}` },
+      "Wróć",
+      el("span", { class: "sr-only" }, ` do gry ${title}`),
+    );
   } else if (waiting) {
-    action = el("button", { type: "button", class: "button button-primary", "data-key": `join:${game.code}`, onclick: () => join(game.code, "list-error") },
-      "Dołącz", el("span", { class: "sr-only" }, ` do gry ${title}`));
+    action = el(
+      "button",
+      {
+        type: "button",
+        class: "button button-primary",
+        "data-key": `join:${game.code}`,
+        onclick: () => join(game.code, "list-error"),
+      },
+      "Dołącz",
+      el("span", { class: "sr-only" }, ` do gry ${title}`),
+    );
   } else {
-    action = el("a", { class: "button", href: `/g/${game.code}`, "data-key": `watch:${game.code}` }, "Oglądaj", el("span", { class: "sr-only" }, ` grę ${title}`));
+    action = el(
+      "a",
+      { class: "button", href: `/g/${game.code}`, "data-key": `watch:${game.code}` },
+      "Oglądaj",
+      el("span", { class: "sr-only" }, ` grę ${title}`),
+    );
   }
-  return el("li", { class: "game" },
-    el("div", { class: "game-text" },
-      el("p", {}, el("strong", {}, title), game.name ? el("span", { class: "code-small" }, ` ${game.code}`) : ""),
-      el("p", { class: "hint" }, `${game.nicks.map((n, i) => (game.bots?.[i] ? `${n} (komputer)` : n)).join(", ")} · ${describe(game)}`)),
-    action);
+  return el(
+    "li",
+    { class: "game" },
+    el(
+      "div",
+      { class: "game-text" },
+      el(
+        "p",
+        {},
+        el("strong", {}, title),
+        game.name ? el("span", { class: "code-small" }, ` ${game.code}`) : "",
+      ),
+      el(
+        "p",
+        { class: "hint" },
+        `${game.nicks.map((n, i) => (game.bots?.[i] ? `${n} (komputer)` : n)).join(", ")} · ${describe(game)}`,
+      ),
+    ),
+    action,
+  );
 }
 
 let lastList = "";
@@ -300,8 +390,18 @@ async function refreshPublic() {
     if (text !== lastList) {
       lastList = text;
       const empty = (what) => [el("li", { class: "muted" }, what)];
-      replaceKeepingFocus($("waiting"), games.waiting.length ? games.waiting.map((g) => publicItem(g, true)) : empty("Teraz żadna gra nie czeka na graczy."));
-      replaceKeepingFocus($("playing"), games.playing.length ? games.playing.map((g) => publicItem(g, false)) : empty("Teraz nie toczy się żadna gra publiczna."));
+      replaceKeepingFocus(
+        $("waiting"),
+        games.waiting.length
+          ? games.waiting.map((g) => publicItem(g, true))
+          : empty("Teraz żadna gra nie czeka na graczy."),
+      );
+      replaceKeepingFocus(
+        $("playing"),
+        games.playing.length
+          ? games.playing.map((g) => publicItem(g, false))
+          : empty("Teraz nie toczy się żadna gra publiczna."),
+      );
     }
     $("list-note").textContent = "Lista odświeża się sama.";
   } catch (error) {
@@ -322,7 +422,10 @@ async function mineItem(entry) {
   let status;
   try {
     info = await gameInfo(entry.code);
-    status = info.status === "waiting" ? `czeka na graczy (${info.nicks.filter(Boolean).length} z ${info.players})` : STATUS[info.status];
+    status =
+      info.status === "waiting"
+        ? `czeka na graczy (${info.nicks.filter(Boolean).length} z ${info.players})`
+        : STATUS[info.status];
     if (info.status === "finished" || info.status === "cancelled") store.markEnded(entry.code);
   } catch (error) {
     if (error.status === 404) {
@@ -343,10 +446,16 @@ async function mineItem(entry) {
   }
   const title = info?.name ? `${info.name} (${entry.code})` : `Gra ${entry.code}`;
   const who = entry.nick ? ` · grasz jako ${entry.nick}` : "";
-  return el("li", { class: "game" },
-    el("div", { class: "game-text" },
+  return el(
+    "li",
+    { class: "game" },
+    el(
+      "div",
+      { class: "game-text" },
       el("p", {}, el("a", { href: `/g/${entry.code}`, "data-key": `mine:${entry.code}` }, title)),
-      el("p", { class: "hint" }, `${status}${info ? ` · ${info.players} graczy` : ""}${who}`)));
+      el("p", { class: "hint" }, `${status}${info ? ` · ${info.players} graczy` : ""}${who}`),
+    ),
+  );
 }
 
 async function refreshMine() {
@@ -357,7 +466,12 @@ async function refreshMine() {
     return false;
   });
   const items = (await Promise.all(entries.map(mineItem))).filter(Boolean);
-  replaceKeepingFocus($("mine"), items.length ? items : [el("li", { class: "muted" }, "Nie masz jeszcze żadnych gier na tym urządzeniu.")]);
+  replaceKeepingFocus(
+    $("mine"),
+    items.length
+      ? items
+      : [el("li", { class: "muted" }, "Nie masz jeszcze żadnych gier na tym urządzeniu.")],
+  );
 }
 
 drawHouseRules();

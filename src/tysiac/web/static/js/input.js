@@ -9,7 +9,10 @@ const INTENTS = {
   blind: () => ({ type: "move", action: { type: "blind" } }),
   look: () => ({ type: "move", action: { type: "look" } }),
   bid: (node) => ({ type: "move", action: { type: "bid", value: Number(node.dataset.value) } }),
-  declare: (node) => ({ type: "move", action: { type: "declare", value: Number(node.dataset.value) } }),
+  declare: (node) => ({
+    type: "move",
+    action: { type: "declare", value: Number(node.dataset.value) },
+  }),
   "more-bids": () => ({ type: "more-bids" }),
   summary: () => ({ type: "summary" }),
   drawer: (node) => ({ type: "drawer", panel: node.dataset.panel }),
@@ -38,9 +41,11 @@ export function bindInput(dispatch) {
     const card = event.target.closest("#hand [data-card]");
     if (card) {
       // Cards that may not be used now stay focusable but do nothing.
-      dispatch(card.getAttribute("aria-disabled") === "true"
-        ? { type: "focus-card", code: card.dataset.card }
-        : { type: "card", code: card.dataset.card });
+      dispatch(
+        card.getAttribute("aria-disabled") === "true"
+          ? { type: "focus-card", code: card.dataset.card }
+          : { type: "card", code: card.dataset.card },
+      );
       return;
     }
     const node = event.target.closest("[data-intent]");
@@ -76,7 +81,8 @@ export function bindInput(dispatch) {
 
   // Esc closes an open side drawer (the surrender dialog handles its own Esc).
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && document.body.classList.contains("drawer-open")) dispatch({ type: "drawer-close" });
+    if (event.key === "Escape" && document.body.classList.contains("drawer-open"))
+      dispatch({ type: "drawer-close" });
   });
 
   // Esc or the dialog's own close: the same as "Anuluj".

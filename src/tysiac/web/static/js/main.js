@@ -110,7 +110,8 @@ const socket = openSocket({
   hello: () => state.stored?.token ?? null,
   handlers,
   onStatus: (status, closeCode) => {
-    if (status === "retrying" && state.connection === "open") say("Połączenie przerwane. Łączę ponownie…");
+    if (status === "retrying" && state.connection === "open")
+      say("Połączenie przerwane. Łączę ponownie…");
     update(S.withConnection(state, status, closeCode ?? null));
   },
   onClose: (closeCode) => {
@@ -126,7 +127,12 @@ const socket = openSocket({
   },
   onProtocolError: (error) => {
     console.error(error);
-    update(S.withError(state, "Serwer przysłał wiadomość, której ta strona nie rozumie. Odśwież stronę."));
+    update(
+      S.withError(
+        state,
+        "Serwer przysłał wiadomość, której ta strona nie rozumie. Odśwież stronę.",
+      ),
+    );
   },
 });
 
@@ -157,7 +163,13 @@ async function copyLink() {
   } catch {
     // no clipboard access: the link stays on screen to copy by hand
   }
-  update(S.withFlag(state, "copyNote", done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go."));
+  update(
+    S.withFlag(
+      state,
+      "copyNote",
+      done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go.",
+    ),
+  );
   setTimeout(() => update(S.withFlag(state, "copyNote", "")), 4000);
 }
 
@@ -166,7 +178,12 @@ async function join(nick) {
   try {
     const seated = await joinGame(code, nick);
     store.setNick(nick.trim());
-    const entry = { seat: seated.seat, token: seated.token, nick: nick.trim(), joined: new Date().toISOString() };
+    const entry = {
+      seat: seated.seat,
+      token: seated.token,
+      nick: nick.trim(),
+      joined: new Date().toISOString(),
+    };
     store.saveSeat(seated.code, entry);
     update(S.withSeat(state, entry));
     socket.reconnect();
@@ -193,12 +210,24 @@ const act = {
   give() {
     const action = S.giveAction(state);
     if (action) sendMove(action);
-    else update(S.withError(state, `Najpierw wybierz kartę, którą dostanie ${nickOf(S.nextRecipient(state))}.`));
+    else
+      update(
+        S.withError(
+          state,
+          `Najpierw wybierz kartę, którą dostanie ${nickOf(S.nextRecipient(state))}.`,
+        ),
+      );
   },
   discard() {
     const action = S.discardAction(state);
     if (action) sendMove(action);
-    else update(S.withError(state, `Najpierw wybierz ${cardsToPick(S.legal(state).discard?.count ?? 0)} do odłożenia.`));
+    else
+      update(
+        S.withError(
+          state,
+          `Najpierw wybierz ${cardsToPick(S.legal(state).discard?.count ?? 0)} do odłożenia.`,
+        ),
+      );
   },
   reset: () => update(S.resetSelection(state)),
   "last-trick": () => update(S.toggled(state, "showLastTrick")),
@@ -219,22 +248,33 @@ const act = {
     $(`tab-${was}`).focus();
   },
   "surrender-ask": () => update(S.withFlag(state, "confirmSurrender", true)),
-  "surrender-no": () => state.confirmSurrender && update(S.withFlag(state, "confirmSurrender", false)),
+  "surrender-no": () =>
+    state.confirmSurrender && update(S.withFlag(state, "confirmSurrender", false)),
   "surrender-yes"() {
     update(S.withFlag(state, "confirmSurrender", false));
     sendMove({ type: "surrender" });
   },
   rematch() {
-    if (!socket.send({ type: "rematch" })) update(S.withError(state, "Brak połączenia z serwerem."));
+    if (!socket.send({ type: "rematch" }))
+      update(S.withError(state, "Brak połączenia z serwerem."));
   },
   "add-bot"(intent) {
-    if (!socket.send({ type: "add_bot", level: intent.level })) update(S.withError(state, "Brak połączenia z serwerem."));
+    if (!socket.send({ type: "add_bot", level: intent.level }))
+      update(S.withError(state, "Brak połączenia z serwerem."));
   },
   "remove-bot"(intent) {
-    if (!socket.send({ type: "remove_bot", seat: intent.seat })) update(S.withError(state, "Brak połączenia z serwerem."));
+    if (!socket.send({ type: "remove_bot", seat: intent.seat }))
+      update(S.withError(state, "Brak połączenia z serwerem."));
   },
   "copy-link": copyLink,
-  share: () => navigator.share?.({ title: "Tysiąc", text: `Zagraj ze mną w tysiąca! Kod gry: ${code}`, url: `${location.origin}/g/${code}` }).catch(() => {}),
+  share: () =>
+    navigator
+      .share?.({
+        title: "Tysiąc",
+        text: `Zagraj ze mną w tysiąca! Kod gry: ${code}`,
+        url: `${location.origin}/g/${code}`,
+      })
+      .catch(() => {}),
   "toggle-chat"() {
     update(S.toggled(state, "chatHidden"));
     store.updateSeat(code, { chatOff: state.chatHidden });
@@ -249,7 +289,8 @@ const act = {
   join: (intent) => join(intent.nick),
   report(intent) {
     if (state.reported.includes(intent.seq)) return;
-    if (!socket.send({ type: "report", seq: intent.seq })) update(S.withError(state, "Brak połączenia z serwerem."));
+    if (!socket.send({ type: "report", seq: intent.seq }))
+      update(S.withError(state, "Brak połączenia z serwerem."));
   },
   wake: () => socket.wake(),
 };

@@ -6,10 +6,40 @@ import { el } from "./dom.js";
 import { play, rememberSound } from "./sound.js";
 
 export const CHOICES = {
-  theme: { legend: "Motyw", options: [["light", "Jasny"], ["dark", "Ciemny"], ["system", "Jak w systemie"]], default: "system" },
-  font: { legend: "Czcionka", options: [["system", "Zwykła"], ["atkinson", "Wyraźna"]], default: "system" },
-  textSize: { legend: "Rozmiar tekstu", options: [["normal", "Zwykły"], ["large", "Większy"], ["larger", "Bardzo duży"]], default: "normal" },
-  sound: { legend: "Dźwięki", options: [["off", "Wyłączone"], ["on", "Włączone"]], default: "off" },
+  theme: {
+    legend: "Motyw",
+    options: [
+      ["light", "Jasny"],
+      ["dark", "Ciemny"],
+      ["system", "Jak w systemie"],
+    ],
+    default: "system",
+  },
+  font: {
+    legend: "Czcionka",
+    options: [
+      ["system", "Zwykła"],
+      ["atkinson", "Wyraźna"],
+    ],
+    default: "system",
+  },
+  textSize: {
+    legend: "Rozmiar tekstu",
+    options: [
+      ["normal", "Zwykły"],
+      ["large", "Większy"],
+      ["larger", "Bardzo duży"],
+    ],
+    default: "normal",
+  },
+  sound: {
+    legend: "Dźwięki",
+    options: [
+      ["off", "Wyłączone"],
+      ["on", "Włączone"],
+    ],
+    default: "off",
+  },
 };
 
 export function loadSettings() {
@@ -28,7 +58,8 @@ export function loadSettings() {
 
 export function applySettings(settings) {
   const root = document.documentElement;
-  const set = (name, value) => (value ? root.setAttribute(name, value) : root.removeAttribute(name));
+  const set = (name, value) =>
+    value ? root.setAttribute(name, value) : root.removeAttribute(name);
   set("data-theme", settings.theme === "system" ? null : settings.theme);
   set("data-font", settings.font === "atkinson" ? "atkinson" : null);
   set("data-text-size", settings.textSize === "normal" ? null : settings.textSize);
@@ -36,7 +67,12 @@ export function applySettings(settings) {
   for (const meta of document.querySelectorAll('meta[name="theme-color"]')) {
     const scheme = meta.dataset.scheme;
     const matches = settings.theme === "system" ? scheme : settings.theme === scheme;
-    meta.media = settings.theme === "system" ? `(prefers-color-scheme: ${scheme})` : matches ? "all" : "not all";
+    meta.media =
+      settings.theme === "system"
+        ? `(prefers-color-scheme: ${scheme})`
+        : matches
+          ? "all"
+          : "not all";
   }
 }
 
@@ -50,16 +86,31 @@ function saveSetting(key, value) {
 
 function buildDialog(settings) {
   const groups = Object.entries(CHOICES).map(([key, choice]) =>
-    el("fieldset", {},
+    el(
+      "fieldset",
+      {},
       el("legend", {}, choice.legend),
       choice.options.map(([value, label]) =>
-        el("label", { class: "choice" },
+        el(
+          "label",
+          { class: "choice" },
           el("input", { type: "radio", name: key, value, checked: settings[key] === value }),
-          ` ${label}`))));
-  const dialog = el("dialog", { id: "settings-dialog", class: "dialog", "aria-labelledby": "settings-title" },
+          ` ${label}`,
+        ),
+      ),
+    ),
+  );
+  const dialog = el(
+    "dialog",
+    { id: "settings-dialog", class: "dialog", "aria-labelledby": "settings-title" },
     el("h2", { id: "settings-title" }, "Wygląd i dźwięki"),
     groups,
-    el("p", { class: "dialog-buttons" }, el("button", { type: "button", class: "button", "data-close": "" }, "Zamknij")));
+    el(
+      "p",
+      { class: "dialog-buttons" },
+      el("button", { type: "button", class: "button", "data-close": "" }, "Zamknij"),
+    ),
+  );
   dialog.addEventListener("change", (event) => {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || !(input.name in CHOICES)) return;

@@ -51,7 +51,9 @@ export function openSocket({ url, hello, handlers, onStatus, onClose, onProtocol
     current.addEventListener("close", (event) => {
       if (current !== socket) return;
       socket = null;
-      const decision = stopped ? "stop" : onClose(event.code) || (event.code >= 4000 ? "stop" : "retry");
+      const decision = stopped
+        ? "stop"
+        : onClose(event.code) || (event.code >= 4000 ? "stop" : "retry");
       if (decision === "stop") {
         onStatus("closed", event.code);
       } else if (decision === "now") {

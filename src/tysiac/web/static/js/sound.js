@@ -50,7 +50,9 @@ function audio() {
 function load(name) {
   if (!buffers.has(name)) {
     const loading = fetch(`/static/sounds/${name}.wav`)
-      .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(String(response.status)))))
+      .then((response) =>
+        response.ok ? response.arrayBuffer() : Promise.reject(new Error(String(response.status))),
+      )
       .then((data) => context.decodeAudioData(data))
       .catch(() => {
         buffers.delete(name); // a failed load (offline) is tried again on the next play
@@ -86,6 +88,9 @@ export function play(name) {
     if (ctx.state === "running") return start(ctx, buffer);
     // Not allowed yet (autoplay policy) or waking up: a resume granted later than LATE
     // (at the next gesture) does not play this sound then.
-    ctx.resume().then(() => fresh() && start(ctx, buffer), () => {});
+    ctx.resume().then(
+      () => fresh() && start(ctx, buffer),
+      () => {},
+    );
   });
 }

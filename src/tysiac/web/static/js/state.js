@@ -1,7 +1,9 @@
 // The table page's state: one plain object, changed only by the pure functions here
 // (each returns a new object). The server's snapshot is the whole truth about the
 // game; the rest is this page's own: the connection, a half-made choice of cards,
-// which card has the keyboard focus, open panels.
+// which card has the keyboard focus, open panels. No DOM here: what the page drew
+// before (for motion and announcements) comes in as a plain object too.
+import { cardsToPick, outcomeText, plural } from "./a11y.js";
 
 export function initialState(code, stored) {
   return {
@@ -73,8 +75,12 @@ export function withSnapshot(state, message, now) {
   // "Ostatnia lewa" stays open until the next card is played.
   const before = state.snap?.view?.hand;
   const after = gameView?.hand;
-  const played = (hand) => (hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1);
-  const keepLast = state.showLastTrick && Boolean(after?.last_trick) && played(before) === played(after) &&
+  const played = (hand) =>
+    hand ? hand.trick.length + hand.tricks.reduce((a, b) => a + b, 0) * 100 : -1;
+  const keepLast =
+    state.showLastTrick &&
+    Boolean(after?.last_trick) &&
+    played(before) === played(after) &&
     state.snap.view.hand_number === gameView.hand_number;
   const newHand = state.snap?.view?.hand_number !== gameView?.hand_number;
   const samePhase = !newHand && before?.phase === after?.phase;
@@ -116,10 +122,15 @@ export const lastChatSeq = (state) => state.snap?.chat.at(-1)?.seq ?? 0;
 /** Chat lines that came while the chat was not on screen. */
 export function unreadChat(state, chatOnScreen) {
   if (chatOnScreen || state.chatHidden || !state.snap) return 0;
-  return state.snap.chat.filter((line) => line.seq > state.chatSeen && line.seat !== you(state)).length;
+  return state.snap.chat.filter((line) => line.seq > state.chatSeen && line.seat !== you(state))
+    .length;
 }
 
-export const withConnection = (state, connection, closedCode = null) => ({ ...state, connection, closedCode });
+export const withConnection = (state, connection, closedCode = null) => ({
+  ...state,
+  connection,
+  closedCode,
+});
 export const withError = (state, error) => ({ ...state, error, busy: false });
 export const withBusy = (state) => ({ ...state, busy: true, error: "" });
 export const withSeat = (state, stored) => ({ ...state, stored });
@@ -148,7 +159,8 @@ export function nextRecipient(state) {
 const SUIT_ORDER = "HDCS";
 const RANK_ORDER = "ATKQJ9";
 const handOrder = (a, b) =>
-  SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
+  SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) ||
+  RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]);
 
 /**
  * Per card of the own hand, in display order: {code, meld, pressed, enabled}; `meld` is
@@ -173,7 +185,8 @@ export function handCards(state) {
       enabled = pressed || (moves.give.cards.includes(code) && give.length < moves.give.to.length);
     } else if (mode === "discard") {
       pressed = discard.includes(code);
-      enabled = pressed || (moves.discard.cards.includes(code) && discard.length < moves.discard.count);
+      enabled =
+        pressed || (moves.discard.cards.includes(code) && discard.length < moves.discard.count);
     }
     return { code, meld: h.meld_values[code] ?? null, pressed, enabled };
   });
@@ -191,17 +204,27 @@ export function activateCard(state, code) {
   if (mode === "play") return { state: next, action: { type: "play", card: code } };
   const list = state.selection[mode];
   const chosen = list.includes(code) ? list.filter((c) => c !== code) : [...list, code];
-  return { state: { ...next, error: "", selection: { ...state.selection, [mode]: chosen } }, action: null };
+  return {
+    state: { ...next, error: "", selection: { ...state.selection, [mode]: chosen } },
+    action: null,
+  };
 }
 
-export const resetSelection = (state) => ({ ...state, error: "", selection: { ...state.selection, give: [], discard: [] } });
+export const resetSelection = (state) => ({
+  ...state,
+  error: "",
+  selection: { ...state.selection, give: [], discard: [] },
+});
 
 /** The `give` action once each opponent has a card, else null. */
 export function giveAction(state) {
   const give = legal(state).give;
   const chosen = state.selection.give;
   if (!give || chosen.length !== give.to.length) return null;
-  return { type: "give", cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])) };
+  return {
+    type: "give",
+    cards: Object.fromEntries(give.to.map((seat, i) => [String(seat), chosen[i]])),
+  };
 }
 
 /** How many cards the player still has to choose to lay down (legal.discard.count), or null. */
@@ -212,10 +235,201 @@ export function discardsLeft(state) {
 
 /** The `discard` action once legal.discard.count cards are chosen, else null. */
 export function discardAction(state) {
-  return discardsLeft(state) === 0 ? { type: "discard", cards: [...state.selection.discard] } : null;
+  return discardsLeft(state) === 0
+    ? { type: "discard", cards: [...state.selection.discard] }
+    : null;
 }
 
 /** Seconds left of the pending move (or the pause between hands), or null. */
 export function secondsLeft(state, now) {
   return state.deadline === null ? null : Math.max(0, Math.ceil((state.deadline - now) / 1000));
+}
+
+// --- the table as this page draws it ---
+
+/**
+ * Where each seat sits as seen from this page: you at the bottom, the next player on
+ * your left, then across, then on your right (play goes clockwise, R5). A spectator
+ * sees the table from seat 0.
+ */
+export function positions(players, you) {
+  const base = you ?? 0;
+  const around = { 2: ["top"], 3: ["left", "right"], 4: ["left", "top", "right"] }[players];
+  const place = { [base]: "bottom" };
+  around.forEach((pos, i) => (place[(base + 1 + i) % players] = pos));
+  return place;
+}
+
+/** The table (seats, trick) is shown: a hand is on it and the game goes on. */
+export const tableShown = (state) => Boolean(hand(state)) && state.snap.game.status === "playing";
+
+/** The own hand and the move controls are shown: the table is, and this page holds a seat. */
+export const controlsShown = (state) => tableShown(state) && you(state) !== null;
+
+/**
+ * The card of the own hand that holds the tab stop (its index in `cards`): the one
+ * chosen by key or click (`focusCard`), else the one that has the focus, else (on a new
+ * turn to play) the first playable, else the same place as before (`previous`).
+ */
+export function tabStop(cards, { focusCard, focusedCode, mode, previous }) {
+  let current = cards.findIndex((c) => c.code === focusCard);
+  if (current < 0) current = cards.findIndex((c) => c.code === focusedCode);
+  if (current < 0 && mode === "play" && !focusedCode) current = cards.findIndex((c) => c.enabled);
+  if (current < 0) current = Math.min(previous, cards.length - 1);
+  return Math.max(0, current);
+}
+
+// --- what the page drew before: motion and what is said ---
+
+// Motion and announcements depend on what this page drew before. That memory is one
+// plain object; the functions below take it with the state and return what to draw
+// now together with the memory to keep.
+export const initialMarks = () => ({
+  warned: "", // the turn told "zostało N sekund": "v:seat|N"
+  logV: null, // the newest log entry drawn; null before the first state
+  collecting: null, // {key, until}: a taken trick on its way to its winner
+  drawnTrick: { key: "", length: 0 }, // the trick being played, as last drawn
+  openedMusik: "", // the hand whose musik was last drawn face up
+});
+
+export const COLLECT_MS = 320; // a taken trick slides toward its winner
+
+/**
+ * The motion of the table at `now`, or null when no table is shown:
+ *  - `taken`: the trick just completed is still shown (its moment, game.trick_shown_ms);
+ *  - `sliding`: when that moment ends it slides to its winner for COLLECT_MS, unless
+ *    `calm` (reduced motion) or the hand is no longer in play;
+ *  - `lastOne`: the trick drawn is the last taken one (taken, sliding, asked for, or the
+ *    hand is over), not the one being played;
+ *  - `fresh`: the index of the card that travels in from its player: only the card just
+ *    played, once (-1: none);
+ *  - `turning`: a musik face up turns over: once, when it is first shown open.
+ */
+export function tableMotion(marks, state, now, calm) {
+  if (!tableShown(state)) return { marks, motion: null };
+  const gameView = state.snap.view;
+  const h = gameView.hand;
+  const tricksKey = `${gameView.hand_number}:${h.tricks.join(",")}`;
+  const taken = showingTakenTrick(state, now);
+  let { collecting, drawnTrick, openedMusik } = marks;
+  const takenKey = h.last_trick ? tricksKey : "";
+  if (taken) collecting = { key: takenKey, until: null };
+  else if (
+    collecting?.key === takenKey &&
+    collecting.until === null &&
+    h.phase === "play" &&
+    !calm
+  ) {
+    collecting = { key: takenKey, until: now + COLLECT_MS };
+  }
+  const sliding = Boolean(
+    collecting &&
+    collecting.key === takenKey &&
+    collecting.until !== null &&
+    now < collecting.until,
+  );
+  const lastOne =
+    Boolean(h.last_trick) && (taken || sliding || state.showLastTrick || h.phase === "over");
+  let fresh = -1;
+  if (h.phase === "play" && !lastOne) {
+    if (drawnTrick.key !== tricksKey || h.trick.length > drawnTrick.length)
+      fresh = h.trick.length - 1;
+    drawnTrick = { key: tricksKey, length: h.trick.length };
+  }
+  let turning = false;
+  if (MUSIK_PHASES.includes(h.phase) && h.musiks.some((m) => m.cards)) {
+    const openKey = `${gameView.hand_number}:${h.musiks.map((m) => Boolean(m.cards)).join(",")}`;
+    turning = openKey !== openedMusik;
+    openedMusik = openKey;
+  }
+  return {
+    marks: { ...marks, collecting, drawnTrick, openedMusik },
+    motion: { taken, sliding, lastOne, fresh, turning },
+  };
+}
+
+/** The phases in which the musiks lie on the table. */
+export const MUSIK_PHASES = ["blind", "bidding", "musik", "give", "discard", "declare"];
+
+/**
+ * What the move log brings since `logV` (the newest entry drawn, null before the first
+ * state): `draw`, whether it changed; `sayAfter`, the entries newer than this are told to
+ * the announcer (none from the first state: those are only shown); `logV`, to keep.
+ */
+export function logNews(logV, entries) {
+  if (!entries) return { logV, draw: false, sayAfter: Infinity };
+  const newest = entries.length ? entries[entries.length - 1].v : 0;
+  return { logV: newest, draw: logV === null || newest !== logV, sayAfter: logV ?? Infinity };
+}
+
+const PHASE_NAME = {
+  blind: "gra w ciemno?",
+  bidding: "licytacja",
+  musik: "wybór musiku",
+  give: "oddawanie kart",
+  discard: "odkładanie kart",
+  declare: "deklaracja",
+  play: "rozgrywka",
+  over: "koniec rozdania",
+};
+const YOUR_MOVE = {
+  blind: () => "grasz w ciemno czy oglądasz karty?",
+  bidding: () => "licytuj albo pasuj",
+  musik: () => "wybierz musik",
+  give: () => "oddaj karty przeciwnikom",
+  discard: (moves) => `odłóż ${cardsToPick(moves.discard?.count ?? 0)}`,
+  declare: () => "zadeklaruj, za ile grasz",
+  play: () => "zagraj kartę",
+};
+
+export const clockText = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+export const secondsText = (s) => `${s} ${plural(s, "sekunda", "sekundy", "sekund")}`;
+
+/**
+ * The status line at `now` (`turn`: whose turn it is, or what the game waits for), the
+ * `clock`, and `nextDeal` (the countdown to the next hand, or null). With ten seconds or
+ * fewer left, a turn is told "zostało N sekund" once, N as it was then; `warned` is the
+ * turn so told ("v:seat|N"), to keep; `warn` is true at that moment on this page's turn.
+ */
+export function turnNotice(warned, state, now) {
+  const game = state.snap?.game;
+  const gameView = view(state);
+  const left = secondsLeft(state, now);
+  const nick = (seat) => speakerOf(state, seat);
+  let turn = "";
+  let clock = "";
+  let nextDeal = null;
+  let warn = false;
+  if (!game) {
+    turn = state.connection === "closed" ? "" : "Łączenie z grą…";
+  } else if (game.status === "waiting") {
+    const taken = game.seats.filter((s) => s.nick !== null).length;
+    if (game.rematch_of) {
+      const back = game.seats.filter((s) => s.connected).length;
+      turn = `Rewanż: wróciło ${back} z ${game.players} graczy.`;
+      if (left !== null) clock = clockText(left);
+    } else turn = `Czekamy na graczy: ${taken} z ${game.players}.`;
+  } else if (game.status === "finished" || game.status === "cancelled") {
+    turn = `Koniec gry. ${outcomeText(game, gameView, nick)}`;
+  } else if (gameView?.awaiting_deal) {
+    turn = "Koniec rozdania. Za chwilę następne rozdanie.";
+    nextDeal = left ? `Następne rozdanie za ${secondsText(left)}.` : "Rozdawanie kart…";
+  } else if (gameView && gameView.to_move !== null) {
+    const phase = gameView.hand.phase;
+    turn =
+      gameView.to_move === game.you
+        ? `Twój ruch: ${YOUR_MOVE[phase](legal(state))}.`
+        : `Ruch: ${nick(gameView.to_move)} (${PHASE_NAME[phase]}).`;
+    const key = `${state.snap.v}:${gameView.to_move}`;
+    if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) {
+      warned = `${key}|${left}`;
+      warn = gameView.to_move === game.you;
+    }
+    if (warned.startsWith(`${key}|`)) {
+      const n = Number(warned.split("|")[1]);
+      turn = `${turn.slice(0, -1)} — zostało ${secondsText(n)}.`;
+    }
+    if (left !== null) clock = left > 0 ? clockText(left) : "0:00";
+  }
+  return { turn, clock, nextDeal, warned, warn };
 }

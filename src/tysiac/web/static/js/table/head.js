@@ -1,0 +1,55 @@
+// The top of the table page: the game's title (also the document's), the connection,
+// the last error and notice; and, for an unknown or deleted game, one message and the
+// way home instead of everything else.
+import { $ } from "../dom.js";
+import * as S from "../state.js";
+import { setText, show } from "./parts.js";
+
+export function draw(state) {
+  const missing = drawMissing(state);
+  const game = state.snap?.game;
+  const mine = game && S.view(state)?.to_move === game.you && game.you !== null;
+  const name = game
+    ? game.name
+      ? `${game.name} (${game.code})`
+      : `Gra ${game.code}`
+    : `Gra ${state.code}`;
+  setText($("title"), name);
+  const title = `${mine ? "(Twój ruch) " : ""}${name} — Tysiąc`;
+  if (document.title !== title) document.title = title;
+  const conn = {
+    connecting: "Łączenie…",
+    open: "",
+    retrying: "Połączenie przerwane. Łączę ponownie…",
+    closed: "Połączenie zamknięte.",
+  }[state.connection];
+  setText(
+    $("conn"),
+    missing ? "" : state.connection === "open" && !state.snap ? "Łączenie…" : conn,
+  );
+  setText($("error"), missing ? "" : state.error);
+  setText($("notice"), state.notice);
+  show($("notice"), Boolean(state.notice));
+}
+
+/** An unknown or deleted game: the socket was closed with 4404 or 4410. */
+function drawMissing(state) {
+  const missing =
+    state.connection === "closed" && (state.closedCode === 4404 || state.closedCode === 4410);
+  show($("missing"), missing);
+  document.body.classList.toggle("game-missing", missing);
+  if (missing) {
+    // A removed game says why (the server's message); an unknown code, what to check.
+    setText(
+      $("missing-title"),
+      state.closedCode === 4410 ? "Ta gra została usunięta" : "Nie ma takiej gry",
+    );
+    setText(
+      $("missing-text"),
+      state.closedCode === 4410
+        ? state.error || `Gra ${state.code} została usunięta z serwera.`
+        : `Nie ma gry o kodzie ${state.code}. Mogła już się skończyć i zniknąć z serwera albo kod ma literówkę.`,
+    );
+  }
+  return missing;
+}

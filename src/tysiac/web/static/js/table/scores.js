@@ -1,0 +1,134 @@
+// The score sheet (every hand's result and the totals) and the table's rules, beside
+// the table or in its drawer; the end panel shows the same sheet (scoreTable).
+import { $, el } from "../dom.js";
+import { num, signed } from "../a11y.js";
+import { changedOptions, optionsLine } from "../options.js";
+import * as S from "../state.js";
+import { botLabel, nickText, region, setText, show } from "./parts.js";
+
+const END = { void: "przepadło", redeal: "nowe rozdanie", bomb: "bomba" };
+
+export function draw(state) {
+  const view = S.view(state);
+  const ended = ["finished", "cancelled"].includes(state.snap?.game.status);
+  show($("scores"), Boolean(view) && !ended);
+  if (!view || ended) return;
+  region(
+    "scores",
+    [view.results, view.scores, view.on_barrel, state.snap.game.seats.map((s) => s.nick)],
+    () => {
+      $("score-box").replaceChildren(scoreTable(state));
+    },
+  );
+  region("rules", [state.snap.game.options], () => {
+    const changed = changedOptions(state.snap.game.options);
+    setText($("rules-line"), optionsLine(state.snap.game.options));
+    $("rules-list").replaceChildren(
+      ...(changed.length
+        ? changed.map((o) =>
+            el(
+              "li",
+              {},
+              el("strong", {}, `${o.name}: ${o.value}.`),
+              ` ${o.help} `,
+              el(
+                "a",
+                { href: `/zasady#${o.id.toLowerCase()}` },
+                "Więcej",
+                el("span", { class: "sr-only" }, ` o zasadzie ${o.name}`),
+              ),
+            ),
+          )
+        : [el("li", {}, "Gramy według zwykłych zasad, bez dodatków.")]),
+    );
+  });
+}
+
+/** Every hand's result, a row each, and the totals. */
+export function scoreTable(state) {
+  const view = S.view(state);
+  const { game } = state.snap;
+  const nick = (seat) => S.nickOf(state, seat);
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col" }, "Rozdanie"),
+    game.seats.map((s) =>
+      el(
+        "th",
+        { scope: "col", class: "nick-cell" },
+        nickText(nick(s.seat)),
+        s.bot ? el("span", { class: "role" }, ` ${botLabel(s.bot)}`) : "",
+      ),
+    ),
+  );
+  const rows = view.results.map((r, n) =>
+    el(
+      "tr",
+      {},
+      r.end === "played"
+        ? el(
+            "th",
+            { scope: "row" },
+            `${n + 1}. `,
+            nickText(nick(r.declarer)),
+            ` ${r.contract} `,
+            el(
+              "span",
+              { class: `role ${r.made ? "made" : "failed"}` },
+              r.made ? "ugrane" : "nieugrane",
+            ),
+          )
+        : el(
+            "th",
+            { scope: "row" },
+            `${n + 1}. `,
+            r.declarer === null ? "" : [nickText(nick(r.declarer)), " "],
+            el("span", { class: "role" }, END[r.end] ?? r.end),
+          ),
+      r.scores.map((score, seat) =>
+        el(
+          "td",
+          {},
+          el("span", { class: "score" }, num(score)),
+          " ",
+          el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat])),
+        ),
+      ),
+    ),
+  );
+  const total = el(
+    "tr",
+    {},
+    el("th", { scope: "row" }, "Razem"),
+    view.scores.map((score, seat) =>
+      el(
+        "td",
+        {},
+        el("strong", {}, num(score)),
+        view.on_barrel[seat] ? [" ", el("span", { class: "barrel" }, "na beczce")] : "",
+      ),
+    ),
+  );
+  const none = el(
+    "tr",
+    {},
+    el(
+      "td",
+      { colspan: String(1 + game.players), class: "muted" },
+      "Jeszcze żadne rozdanie się nie skończyło.",
+    ),
+  );
+  return el(
+    "table",
+    { class: "table scores" },
+    el(
+      "caption",
+      { class: "sr-only" },
+      `Wyniki rozdań, gra do ${view.target}, beczka od ${view.barrel}`,
+    ),
+    el("thead", {}, head),
+    el("tbody", {}, rows.length ? rows : none),
+    el("tfoot", {}, total),
+  );
+}

@@ -1,0 +1,143 @@
+// The middle of the table: the contract, the trump, the melds, the musiks while they
+// lie there, and the trick: the one being played, or for a moment the one just taken
+// (all its cards, the winner marked, then sliding to the winner), or the last one on
+// request. The motion comes from state.js (tableMotion), as `ui.motion`.
+import { $, el } from "../dom.js";
+import { SUITS, meldName, plural } from "../a11y.js";
+import { suitIcon } from "../cards.js";
+import * as S from "../state.js";
+import { ORDINAL, backs, cardImage, nickText, region } from "./parts.js";
+
+export function draw(state, ui) {
+  if (!ui.motion) return;
+  const { view, game } = state.snap;
+  const { taken, sliding } = ui.motion;
+  const shownFacts = [
+    view.hand,
+    state.showLastTrick,
+    taken,
+    sliding,
+    view.hand_number,
+    game.seats.map((s) => s.nick),
+    game.you,
+  ];
+  region("center", shownFacts, () => {
+    $("center").replaceChildren(...centerParts(state, ui.motion));
+  });
+}
+
+function contractText(h, nick) {
+  if (h.declarer === null && h.bid === null) return "Nikt jeszcze nie licytował";
+  if (h.declarer === null)
+    return `Najwyższa oferta: ${h.bid} (${nick(h.bidder)})${h.blind !== null ? ", w ciemno" : ""}`;
+  if (h.contract === null) return `Rozgrywa: ${nick(h.declarer)}, licytacja ${h.bid}`;
+  return `${nick(h.declarer)} gra za ${h.contract}`;
+}
+
+function centerParts(state, motion) {
+  const { view } = state.snap;
+  const h = view.hand;
+  const nick = (seat) => S.nickOf(state, seat);
+  const parts = [];
+  parts.push(
+    el(
+      "p",
+      { class: "center-info" },
+      el("span", { class: "wide-only" }, `Rozdanie ${view.hand_number}`),
+      el("span", {}, contractText(h, nick)),
+      el(
+        "span",
+        { class: "trump" },
+        "Atut: ",
+        h.trump ? [suitIcon(h.trump), ` ${SUITS[h.trump]}`] : "brak",
+      ),
+    ),
+  );
+  if (h.melds.length) {
+    parts.push(
+      el(
+        "p",
+        { class: "center-melds" },
+        "Meldunki: ",
+        h.melds.map((m, i) =>
+          el(
+            "span",
+            { class: "meld" },
+            i ? ", " : "",
+            `${nick(m.seat)}: `,
+            m.suit ? [suitIcon(m.suit), " "] : "",
+            meldName(m),
+          ),
+        ),
+      ),
+    );
+  }
+  if (S.MUSIK_PHASES.includes(h.phase)) parts.push(musiks(h, motion.turning));
+  if (h.phase !== "play" && !motion.lastOne) return parts;
+  parts.push(trick(state, motion));
+  return parts;
+}
+
+function musiks(h, turning) {
+  return el(
+    "div",
+    { class: "musiks" },
+    h.musiks.map((musik, i) => {
+      const title = h.musiks.length > 1 ? `${ORDINAL[i]} musik` : "Musik";
+      const takenMusik = h.musik_taken === i ? " (wzięty)" : "";
+      const faceDown = plural(musik.count, "zakryta karta", "zakryte karty", "zakrytych kart");
+      const hidden = `${title}: ${musik.count} ${faceDown}`;
+      const cards = musik.cards
+        ? el(
+            "span",
+            { class: "pile pile-open" },
+            musik.cards.map((c) => cardImage(c, `card-musik${turning ? " turn-up" : ""}`)),
+          )
+        : backs(musik.count, hidden, "pile-musik");
+      return el("div", { class: "musik" }, el("p", { class: "label" }, title + takenMusik), cards);
+    }),
+  );
+}
+
+function trick(state, { taken, sliding, lastOne, fresh }) {
+  const { game, view } = state.snap;
+  const h = view.hand;
+  const nick = (seat) => S.nickOf(state, seat);
+  const place = S.positions(game.players, game.you);
+  const cards = lastOne ? h.last_trick.cards : h.trick;
+  const winner = lastOne ? h.last_trick.winner : h.winning;
+  let title = "Na stole";
+  if (lastOne)
+    title =
+      state.showLastTrick && !taken
+        ? `Ostatnia lewa, bierze ją ${nick(winner)}`
+        : `Lewa dla: ${nick(winner)}`;
+  const asked = state.showLastTrick && !taken ? " trick-last" : "";
+  const slide = sliding ? ` collect-${place[winner]}` : "";
+  return el(
+    "div",
+    { class: `trick${asked}${lastOne ? " trick-taken" : ""}${slide}` },
+    el("p", { class: "label" }, title),
+    el(
+      "ol",
+      { class: `trick-cards trick-${game.players}` },
+      cards.map((p, i) =>
+        el(
+          "li",
+          {
+            class: `played${p.seat === winner ? " played-win" : ""}${i === fresh ? " arrive" : ""}`,
+            "data-pos": place[p.seat],
+          },
+          cardImage(p.card),
+          nickText(nick(p.seat), "span"),
+          p.seat === winner
+            ? el("span", { class: "chip chip-win" }, lastOne ? "bierze" : "wygrywa")
+            : "",
+        ),
+      ),
+    ),
+    cards.length
+      ? ""
+      : el("p", { class: "empty" }, h.to_move === null ? "" : `Wychodzi ${nick(h.to_move)}.`),
+  );
+}
