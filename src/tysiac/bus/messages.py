@@ -89,7 +89,7 @@ class Change:
     """What a process stored of a game's change, for the other processes' caches."""
 
     after: int  # the game's version before the change
-    events: tuple[tuple[str, Mapping[str, Any]], ...]  # (kind, data) each, as stored
+    events: tuple[tuple[str, dict[str, Any]], ...]  # (kind, data) each, as stored
     at: datetime  # the events' time
     deadline: datetime | None  # the game's deadline after the change
 
