@@ -1,6 +1,8 @@
 import asyncio
 
-from tysiac.bus.local import QUEUE_LIMIT, LocalBus
+from tysiac.bus.base import QUEUE_LIMIT
+from tysiac.bus.local import LocalBus
+from tysiac.bus.messages import Deleted, Resync, Update
 
 
 def test_every_subscriber_of_a_game_gets_its_messages_in_order() -> None:
@@ -11,14 +13,14 @@ def test_every_subscriber_of_a_game_gets_its_messages_in_order() -> None:
             bus.subscribe("AAAAAA"),
             bus.subscribe("BBBBBB"),
         )
-        await bus.publish("AAAAAA", {"v": 1})
-        await bus.publish("AAAAAA", {"v": 2})
+        await bus.publish("AAAAAA", Update(1, ()))
+        await bus.publish("AAAAAA", Update(2, ()))
         for queue in (first, second):
-            assert [queue.get_nowait(), queue.get_nowait()] == [{"v": 1}, {"v": 2}]
+            assert [queue.get_nowait(), queue.get_nowait()] == [Update(1, ()), Update(2, ())]
         assert other.empty()
         bus.unsubscribe("AAAAAA", first)
-        await bus.publish("AAAAAA", {"v": 3})
-        assert first.empty() and second.get_nowait() == {"v": 3}
+        await bus.publish("AAAAAA", Update(3, ()))
+        assert first.empty() and second.get_nowait() == Update(3, ())
 
     asyncio.run(scenario())
 
@@ -28,11 +30,11 @@ def test_a_connection_that_never_reads_is_resynchronised_not_buffered_forever() 
         bus = LocalBus()
         idle = bus.subscribe("AAAAAA")
         for version in range(QUEUE_LIMIT * 3):
-            await bus.publish("AAAAAA", {"v": version})
+            await bus.publish("AAAAAA", Update(version, ()))
         assert idle.qsize() <= QUEUE_LIMIT
         backlog = [idle.get_nowait() for _ in range(idle.qsize())]
-        assert {"resync": True} in backlog
-        assert backlog[-1]["v"] == QUEUE_LIMIT * 3 - 1
+        assert Resync() in backlog
+        assert backlog[-1] == Update(QUEUE_LIMIT * 3 - 1, ())
 
     asyncio.run(scenario())
 
@@ -42,10 +44,10 @@ def test_a_deletion_is_never_lost_in_an_overflow() -> None:
         bus = LocalBus()
         idle = bus.subscribe("AAAAAA")
         for version in range(QUEUE_LIMIT - 1):
-            await bus.publish("AAAAAA", {"v": version})
-        await bus.publish("AAAAAA", {"deleted": True})
-        await bus.publish("AAAAAA", {"v": 999})  # overflows: the backlog is dropped
+            await bus.publish("AAAAAA", Update(version, ()))
+        await bus.publish("AAAAAA", Deleted())
+        await bus.publish("AAAAAA", Update(999, ()))  # overflows: the backlog is dropped
         backlog = [idle.get_nowait() for _ in range(idle.qsize())]
-        assert backlog == [{"deleted": True}]
+        assert backlog == [Deleted()]
 
     asyncio.run(scenario())

@@ -10,11 +10,13 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 import pytest
 
 from tysiac.bus import redis as redis_bus
-from tysiac.bus.local import QUEUE_LIMIT, Message
+from tysiac.bus.base import QUEUE_LIMIT
+from tysiac.bus.messages import Change, Message, Presence, Resync, Update
 from tysiac.bus.redis import RedisBus
 
 from ..services import redis_url_or_skip
@@ -43,10 +45,38 @@ def test_every_process_gets_every_message_of_a_game_in_order() -> None:
         try:
             here, there, other = one.subscribe(CODE), two.subscribe(CODE), two.subscribe("AAAAAA")
             for version in range(1, 4):
-                await one.publish(CODE, {"v": version, "events": [{"kind": "pass", "seat": 0}]})
+                await one.publish(CODE, Update(version, ({"kind": "pass", "seat": 0},)))
             for queue in (here, there):
-                assert [(await next_message(queue))["v"] for _ in range(3)] == [1, 2, 3]
+                assert [await next_message(queue) for _ in range(3)] == [
+                    Update(version, ({"kind": "pass", "seat": 0},)) for version in (1, 2, 3)
+                ]
             assert other.empty()
+        finally:
+            await one.stop()
+            await two.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_change_reaches_every_process_s_cache_as_stored_and_no_connection() -> None:
+    url = redis_url_or_skip()
+    at = datetime(2026, 12, 3, 12, 0, 1, 250000, tzinfo=UTC)
+    change = Change(after=4, events=(("play", {"seat": 0, "card": 9}),), at=at, deadline=None)
+    update = Update(5, ({"kind": "played", "seat": 0, "card": 9, "v": 5},))
+
+    async def scenario() -> None:
+        one, two = RedisBus(url), RedisBus(url)
+        heard: dict[str, list[tuple[str, int, Change]]] = {"one": [], "two": []}
+        one.on_change = lambda code, version, change: heard["one"].append((code, version, change))
+        two.on_change = lambda code, version, change: heard["two"].append((code, version, change))
+        await one.start()
+        await two.start()
+        try:
+            here, there = one.subscribe(CODE), two.subscribe(CODE)
+            await one.publish(CODE, update, change)
+            # The connections get the update alone: what was stored is for the caches.
+            assert await next_message(here) == update and await next_message(there) == update
+            assert heard == {"one": [(CODE, 5, change)], "two": [(CODE, 5, change)]}
         finally:
             await one.stop()
             await two.stop()
@@ -63,11 +93,11 @@ def test_a_connection_that_never_reads_is_resynchronised() -> None:
         try:
             idle, reader = bus.subscribe(CODE), bus.subscribe(CODE)
             for version in range(QUEUE_LIMIT + 10):
-                await bus.publish(CODE, {"v": version})
+                await bus.publish(CODE, Update(version, ()))
                 await next_message(reader)  # so the idle connection has had it too
             backlog = [idle.get_nowait() for _ in range(idle.qsize())]
-            assert backlog[0] == {"resync": True} and len(backlog) == 10
-            assert backlog[-1] == {"v": QUEUE_LIMIT + 9}
+            assert backlog[0] == Resync() and len(backlog) == 10
+            assert backlog[-1] == Update(QUEUE_LIMIT + 9, ())
         finally:
             await bus.stop()
 
@@ -102,7 +132,7 @@ def test_presence_is_shared_and_a_crashed_process_drops_out(
             while watching.qsize():
                 watching.get_nowait()
             await until_online(two, {1}, timeout=5)
-            assert (await next_message(watching)) == {"presence": [1]}
+            assert (await next_message(watching)) == Presence((1,))
             await two.connected(CODE, 1, -1)
             await two.connected(CODE, None, -1)
             assert two.online(CODE) == set()
@@ -157,11 +187,11 @@ def test_after_a_redis_outage_every_connection_refetches_its_state() -> None:
             restart.set()
             while not killed.is_set():
                 await asyncio.sleep(0.02)
-            await bus.publish(CODE, {"v": 7})  # Redis away: told in this process all the same
-            assert await next_message(queue) == {"v": 7}
-            assert await next_message(queue, timeout=15) == {"resync": True}  # it is back
-            await bus.publish(CODE, {"v": 8})
-            assert await next_message(queue) == {"v": 8}
+            await bus.publish(CODE, Update(7, ()))  # Redis away: told here all the same
+            assert await next_message(queue) == Update(7, ())
+            assert await next_message(queue, timeout=15) == Resync()  # it is back
+            await bus.publish(CODE, Update(8, ()))
+            assert await next_message(queue) == Update(8, ())
         finally:
             await bus.stop()
 

@@ -9,7 +9,7 @@ from asyncio import Queue
 
 import orjson
 
-from tysiac.bus.local import Message
+from tysiac.bus.messages import Change, Message, Update
 from tysiac.bus.redis import RedisBus
 from tysiac.server.config import Settings
 from tysiac.server.game import lobby, play
@@ -45,8 +45,8 @@ async def _folded(service: GameService, watching: Queue[Message], code: str, v: 
     ``watching``) of that version; it must come from the cache, with no statement run."""
     while True:
         message = await asyncio.wait_for(watching.get(), 5)
-        assert "change" not in message  # what was stored is for the cache, not for players
-        if message.get("v") == v:
+        assert not isinstance(message, Change)  # what was stored is for the cache, not players
+        if isinstance(message, Update) and message.version == v:
             break
     with statements(service.store.engine) as run:
         table = await service.table(code, at_least=v)

@@ -4,17 +4,18 @@ Updates. ``publish`` sends a game's message as JSON on the channel
 ``tysiac:{db}:game:{code}`` (``db`` is the Redis database number of the URL: pub/sub
 ignores database numbers, so it goes into the names). Every process listens with one
 connection to the pattern ``tysiac:{db}:game:*`` and hands each message to its own
-connections (``Subscribers.deliver``), its own messages included. Every process hears
+connections (``Subscribers.deliver``), its own messages included. Messages cross Redis
+as JSON (``messages.to_json``), an ``Update`` with the ``Change`` stored of it. Every process hears
 every game; fine for this service's scale, and it keeps subscribing instant and free of
 races. After the link to Redis is lost and comes back, every connection of the process
-gets ``{"resync": True}`` and refetches a full state, so nothing missed meanwhile stays
+gets ``Resync`` and refetches a full state, so nothing missed meanwhile stays
 missed.
 
 Presence. The hash ``tysiac:{db}:presence:{code}`` holds a field ``{process}:{seat}`` while
 that process has a connection of that seat. A process's fields count only while its key
 ``tysiac:{db}:process:{process}`` lives: a heartbeat renews it every HEARTBEAT_SECONDS for
 ALIVE_SECONDS, so the seats of a crashed process go offline within ALIVE_SECONDS. Each
-change is followed by a ``{"presence": [seats]}`` message; every process keeps the seats
+change is followed by a ``Presence`` message; every process keeps the seats
 of the games it serves as last heard (``online`` stays synchronous), and the heartbeat
 re-reads them, so a missed message or a crashed process is noticed within seconds.
 """
@@ -27,13 +28,13 @@ import logging
 import secrets
 from collections import Counter, defaultdict
 
-import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from .local import Change, Message, Subscribers
+from .base import Subscribers
+from .messages import Change, Message, Presence, Update, from_json, to_json
 
 log = logging.getLogger(__name__)
 
@@ -91,20 +92,19 @@ class RedisBus(Subscribers):
     # --- updates --------------------------------------------------------------------
 
     async def publish(self, code: str, message: Message, change: Change | None = None) -> None:
-        payload = message if change is None else {**message, "change": change}
+        data = to_json(message, change)
         try:
-            data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
             await self.redis.publish(self._key("game", code), data)
         except RedisError as error:
             log.warning("Redis unreachable (%s): game %s is told in this process only", error, code)
             self._heard(code, message)
 
-    def _heard(self, code: str, message: Message) -> None:
-        change = message.pop("change", None)  # for the cache, not for the connections
-        if change is not None and self.on_change is not None:
-            self.on_change(code, message["v"], change)
-        if "presence" in message and code in self._here:
-            self._online[code] = set(message["presence"])
+    def _heard(self, code: str, message: Message, change: Change | None = None) -> None:
+        match message:
+            case Update(version=version) if change is not None and self.on_change is not None:
+                self.on_change(code, version, change)  # for the cache, not for the connections
+            case Presence(seats=seats) if code in self._here:
+                self._online[code] = set(seats)
         self.deliver(code, message)
 
     async def _listen(self) -> None:
@@ -121,7 +121,7 @@ class RedisBus(Subscribers):
                             self.resync_all()
                         elif message["type"] == "pmessage":
                             code = message["channel"].rsplit(":", 1)[1]
-                            self._heard(code, orjson.loads(message["data"]))
+                            self._heard(code, *from_json(message["data"]))
             except (RedisError, OSError) as error:
                 log.warning("Redis pub/sub lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_SECONDS)
@@ -148,7 +148,7 @@ class RedisBus(Subscribers):
         else:
             self._online.pop(code, None)
         if seat is not None:
-            await self.publish(code, {"presence": sorted(seats)})
+            await self.publish(code, Presence(tuple(sorted(seats))))
 
     def online(self, code: str) -> set[int]:
         return self._online.get(code, set())
@@ -200,6 +200,6 @@ class RedisBus(Subscribers):
                 await self._push(sorted(set(self._here) | self._unsynced))
                 for code, seats in (await self._fetch(list(self._here))).items():
                     if code in self._here and seats != self._online.get(code):
-                        self._heard(code, {"presence": sorted(seats)})
+                        self._heard(code, Presence(tuple(sorted(seats))))
             except RedisError as error:
                 log.warning("Redis unreachable (%s): presence not renewed", error)

@@ -18,7 +18,8 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tysiac.bus.local import Bus, LocalBus
+from tysiac.bus.base import Bus
+from tysiac.bus.local import LocalBus
 from tysiac.bus.redis import RedisBus
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings

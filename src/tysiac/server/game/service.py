@@ -31,7 +31,8 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import rules
-from tysiac.bus.local import Bus, Change
+from tysiac.bus.base import Bus
+from tysiac.bus.messages import Change, Update
 from tysiac.server import stats
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
@@ -240,7 +241,7 @@ class GameService:
                 table, result, published = await self._store(code, decide, sweeping)
         if published is not None:
             events, change = published
-            await self.bus.publish(code, {"v": table.version, "events": events}, change)
+            await self.bus.publish(code, Update(table.version, tuple(events)), change)
             for listener in self.listeners:
                 listener(table)
         return table, result
@@ -264,12 +265,9 @@ class GameService:
             table, published, row = await self.append(conn, row, before, new)
         self.store.committed(row)
         self._tables[code] = table
-        change = {
-            "after": before.version,
-            "events": new,
-            "at": row.updated_at,
-            "deadline": table.deadline,
-        }
+        change = Change(
+            after=before.version, events=tuple(new), at=row.updated_at, deadline=table.deadline
+        )
         return table, result, (published, change)
 
     async def append(
@@ -318,13 +316,12 @@ class GameService:
         back from the store. Anything else (this process's own change, an older or a
         newer one) leaves the cache as it is; a table behind is read up when needed."""
         cached = self._tables.get(code)
-        if cached is None or cached.version != change["after"]:
+        if cached is None or cached.version != change.after:
             return
-        at = datetime.fromisoformat(change["at"])
         table = cached
         try:
-            for kind, data in change["events"]:
-                table, _ = apply_event(table, kind, data, at)
+            for kind, data in change.events:
+                table, _ = apply_event(table, kind, data, change.at)
         except Exception:  # the log decides, when the table is next read
             log.warning("game %s: a change heard from another process does not fold", code)
             self._tables.pop(code, None)
@@ -332,10 +329,7 @@ class GameService:
         if table.version != version:
             self._tables.pop(code, None)
             return
-        deadline = change["deadline"]
-        self._tables[code] = replace(
-            table, deadline=None if deadline is None else datetime.fromisoformat(deadline)
-        )
+        self._tables[code] = replace(table, deadline=change.deadline)
 
     # --- dealing ----------------------------------------------------------------------
 

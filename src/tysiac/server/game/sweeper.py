@@ -22,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from tysiac.bus.messages import Broken, Deleted
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR
 from tysiac.server import stats
 from tysiac.server.errors import BrokenGame, ServiceError, Skipped, deleted_message
@@ -88,7 +89,7 @@ class Sweeper:
         self.service.forget(error.game_code)
         async with self.service.writing() as conn:
             await sweeps.cancel_broken(conn, error.game_code, self.service.now())
-        await self.service.bus.publish(error.game_code, {"v": -1, "events": []})
+        await self.service.bus.publish(error.game_code, Broken())
 
     async def _retention(self, now: datetime) -> None:
         """Forget what is past its keeping time: all steps in one transaction (one commit a
@@ -129,11 +130,8 @@ class Sweeper:
         for notice in notices:
             if notice.code not in told:
                 self.service.forget(notice.code)
-                message = {
-                    "deleted": True,
-                    "message": deleted_message(notice.reason, notice.message),
-                }
-                self.service.bus.deliver(notice.code, message)
+                text = deleted_message(notice.reason, notice.message)
+                self.service.bus.deliver(notice.code, Deleted(text))
 
     async def _mail_statistics(self, now: datetime) -> None:
         settings = self.service.settings

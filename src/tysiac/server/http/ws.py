@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from tysiac.bus.messages import Broken, Deleted, Message, Presence, Resync, Update
 from tysiac.server.errors import UNKNOWN_GAME, ServiceError
 from tysiac.server.game import computers, play, rematch, talk
 from tysiac.server.game.service import GameService
@@ -48,17 +49,6 @@ FLOOD_LIMIT = 50  # messages refused in a row for the rate before the connection
 def encode(message: Mapping[str, Any]) -> str:
     """A message as JSON text (orjson: several times faster than ``json``, same output)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def event_text(update: dict[str, Any]) -> str:
-    """The ``event`` message of a game's update, encoded once for every connection of this
-    process that watches the game (they are all handed the same update)."""
-    text: str | None = update.get("_event_text")
-    if text is None:
-        text = update["_event_text"] = encode(
-            {"type": "event", "v": update["v"], "events": update["events"]}
-        )
-    return text
 
 
 def origin_allowed(ws: WebSocket, service: GameService) -> bool:
@@ -166,18 +156,28 @@ class Connection:
         await self.send({"type": "deleted", "message": message})
         await self.ws.close(code=1000)
 
-    async def _write(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _write(self, queue: asyncio.Queue[Message]) -> None:
         await self.send_state()
         self.told_version = self.sent_version  # what came before is in that state
         while True:
-            message = await queue.get()
-            if message.get("deleted"):
-                await self._deleted(message.get("message"))
-                return
-            if "events" in message and message["v"] > self.told_version:
-                self.told_version = message["v"]
-                await self.send_text(event_text(message))
-            await self.send_state(message.get("v"))
+            match await queue.get():
+                case Update(version=version) as update:
+                    if version > self.told_version:
+                        self.told_version = version
+                        # Encoded once for every connection of this process (all are
+                        # handed this same update).
+                        await self.send_text(update.event_text())
+                    await self.send_state(version)
+                case Presence() | Resync():
+                    await self.send_state()
+                case Broken():
+                    # The cached table will do, whatever its version (other processes
+                    # send theirs again); the sweeper's process dropped the game, so its
+                    # read is refused as broken_game: the connection is told and closed.
+                    await self.send_state(-1)
+                case Deleted(message=text):
+                    await self._deleted(text)
+                    return
 
 
 async def game_socket(ws: WebSocket) -> None:
