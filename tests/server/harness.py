@@ -34,7 +34,7 @@ from tysiac import rules
 from tysiac.server.app import create_app
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
-from tysiac.server.game.service import Dealing
+from tysiac.server.game.dealing import Dealing
 from tysiac.server.serving import build_server
 
 from ..services import fresh_database, redis_url_or_skip

@@ -26,7 +26,8 @@ from tysiac.server.config import Settings
 from tysiac.server.contact.operator_key import with_operator_key
 from tysiac.server.contact.routes import routes as contact_routes
 from tysiac.server.errors import ServiceError
-from tysiac.server.game.service import Dealing, GameService
+from tysiac.server.game.dealing import REAL, Dealing
+from tysiac.server.game.service import GameService
 from tysiac.server.game.sweeper import Sweeper
 from tysiac.server.hashing import hashing_key, make_private_file, sqlite_file
 from tysiac.server.http.api import http_error, routes, service_error
@@ -153,7 +154,7 @@ def create_app(
             settings,
             key,
             random.SystemRandom(),
-            dealing=dealing or Dealing(),
+            dealing=dealing or REAL,
             clock=clock,
         )
         bus.on_change = service.heard  # other processes' changes, into this one's cache

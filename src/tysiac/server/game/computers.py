@@ -62,7 +62,7 @@ async def add_bot(service: GameService, code: str, seat: int | None, level: str)
         taken = [n for n in table.nicks if n is not None]
         events: list[Event] = [await seat_bot(conn, row.id, free, level, taken)]
         if sum(n is None for n in table.nicks) == 1:
-            events += service.start_events(table.settings.players)
+            events += service.dealer.start(table.settings.players)
         return events, free
 
     _, added = await service.change(code, decide)

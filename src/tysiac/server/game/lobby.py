@@ -83,7 +83,7 @@ async def create(
         for seat, level in enumerate(levels, start=1):
             opened.append(await computers.seat_bot(conn, game_id, seat, level, nicks))
         if len(nicks) == players:
-            opened += service.start_events(players)
+            opened += service.dealer.start(players)
         row = await gamedb.game_by_code(conn, code)
         assert row is not None
         await service.append(conn, row, empty_table(code, settings), opened)
@@ -110,7 +110,7 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
         await gamedb.add_seat(conn, row.id, seat, nick, token_hash(token))
         events: list[Event] = [_joined(seat, nick, author)]
         if sum(n is None for n in table.nicks) == 1:
-            events += service.start_events(table.settings.players)
+            events += service.dealer.start(table.settings.players)
         return events, seat
 
     _, seat = await service.change(code, decide)

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from tysiac import rules
 from tysiac.rules.timing import cancel_due
 from tysiac.server.errors import ServiceError, rules_refusals
-from tysiac.server.game.table import Event, Table, deck_event
+from tysiac.server.game.table import Event, Table
 from tysiac.server.game.thinking import bot_move
 from tysiac.store import gamedb
 from tysiac.store.schema import ACTIVE, EventKind, GameStatus
@@ -65,9 +65,9 @@ async def due(service: GameService, code: str) -> None:
         if row.status not in ACTIVE or row.deadline is None or row.deadline > service.now():
             return [], None
         if table.awaiting_players:
-            return service.start_events(table.settings.players), None
+            return service.dealer.start(table.settings.players), None
         if game is not None and game.awaiting_deal:
-            return [deck_event(service.shuffled())], None
+            return [service.dealer.deal()], None
         if game is None or game.to_move is None:
             return [], None
         if table.bot(game.to_move) is not None:  # a computer player's pause is over

@@ -79,7 +79,7 @@ async def arrive(service: GameService, code: str, seat: int) -> None:
             return [], None
         events: list[Event] = [(EventKind.ARRIVED, {"seat": seat})]
         if len(table.arrived) + 1 == table.settings.players:
-            events += service.start_events(table.settings.players)
+            events += service.dealer.start(table.settings.players)
         return events, None
 
     await service.change(code, decide)

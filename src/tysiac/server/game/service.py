@@ -14,7 +14,8 @@ reaches this one's cache over the bus (``heard``).
 The commands themselves live beside it, by job, each a ``decide`` run through
 ``change``: ``play`` (move, due, expire), ``lobby`` (create, join, rematch, computer
 seats), ``talk`` (chat, reports); ``sweeper`` runs what time makes due; ``thinking``
-hears every change and wakes the computer players.
+hears every change and wakes the computer players. A little over 300 lines: the cache
+and the write path it serves are read together.
 """
 
 from __future__ import annotations
@@ -24,13 +25,12 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tysiac import rules
 from tysiac.bus.base import Bus
 from tysiac.bus.messages import Change, Update
 from tysiac.server import stats
@@ -46,15 +46,16 @@ from tysiac.server.errors import (
 )
 from tysiac.server.game import play
 from tysiac.server.game.deadlines import Pauses, next_deadline
+from tysiac.server.game.dealing import REAL, Dealer, Dealing
 from tysiac.server.game.snapshot import Held, StateMessage, snapshot
-from tysiac.server.game.table import Event, PublicEvent, Table, apply_event, deck_event, empty_table
+from tysiac.server.game.table import Event, PublicEvent, Table, apply_event, empty_table
 from tysiac.server.game.table import Settings as TableSettings
 from tysiac.server.game.thinking import Bots
 from tysiac.server.moderation.authors import Author
 from tysiac.server.moderation.throttle import Throttle
 from tysiac.server.security import token_hash
 from tysiac.store import gamedb, statsdb, sweeps
-from tysiac.store.schema import EventKind, GameStatus
+from tysiac.store.schema import GameStatus
 from tysiac.store.stores import Store
 
 log = logging.getLogger(__name__)
@@ -63,16 +64,6 @@ R = TypeVar("R")
 # A command's decision, made under the game's lock: the events to append, and what the
 # command returns to its caller.
 Decide = Callable[[AsyncConnection, gamedb.GameRow, Table], Awaitable[tuple[list[Event], R]]]
-
-
-@dataclass(frozen=True, slots=True)
-class Dealing:
-    """Where decks and the first scores come from: R9's secure shuffle, unless a test
-    hands the service its own (a fixed deck, start scores, a shorter move time)."""
-
-    deck: Callable[[], list[int]] | None = None  # None: rules.shuffle(rng)
-    start_scores: tuple[int, ...] | None = None
-    move_seconds: float | None = None  # None: each game's own (R27)
 
 
 class GameService:
@@ -84,7 +75,7 @@ class GameService:
         hash_key: str,
         rng: random.Random,
         *,
-        dealing: Dealing = Dealing(),
+        dealing: Dealing = REAL,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.store = store
@@ -93,6 +84,7 @@ class GameService:
         self.hash_key = hash_key
         self.rng = rng
         self.dealing = dealing
+        self.dealer = Dealer(rng, dealing)
         self.clock = clock
         self.throttle = Throttle(settings)
         self.counted = stats.Throttle(settings.stats_events_per_ip_per_day)
@@ -330,18 +322,3 @@ class GameService:
             self._tables.pop(code, None)
             return
         self._tables[code] = replace(table, deadline=change.deadline)
-
-    # --- dealing ----------------------------------------------------------------------
-
-    def shuffled(self) -> list[int]:
-        """R9: a deck from the secure generator (or the dealing a test gave the service)."""
-        if self.dealing.deck is not None:
-            return self.dealing.deck()
-        return rules.shuffle(self.rng)
-
-    def start_events(self, players: int) -> list[Event]:
-        """R5: the server draws the first dealer, and the first hand is dealt at once."""
-        started: dict[str, Any] = {"first_dealer": self.rng.randrange(players)}
-        if self.dealing.start_scores is not None:
-            started["scores"] = list(self.dealing.start_scores[:players])
-        return [(EventKind.STARTED, started), deck_event(self.shuffled())]
