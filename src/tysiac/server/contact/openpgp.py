@@ -22,7 +22,8 @@ What stays hand-written, because it is small and the relay needs it exactly:
   accessor for it).
 - ``wkd_hash``: the z-base-32 SHA-1 of a local part (the WKD direct method's file name).
 
-Nothing here decrypts: the server never has the operator's private key.
+Nothing here decrypts: the server never has the operator's private key. Over 400
+lines: the packet checks a relayed message must pass are read best in one place.
 """
 
 from __future__ import annotations

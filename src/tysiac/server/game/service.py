@@ -12,9 +12,10 @@ game's commands then queue on its row lock, and a change stored by another proce
 reaches this one's cache over the bus (``heard``).
 
 The commands themselves live beside it, by job, each a ``decide`` run through
-``change``: ``play`` (move, due, expire), ``lobby`` (create, join, rematch, computer
-seats), ``talk`` (chat, reports); ``sweeper`` runs what time makes due; ``thinking``
-hears every change and wakes the computer players. A little over 300 lines: the cache
+``change``: ``play`` (move, due, expire), ``lobby`` (create, join), ``computers``
+(their seats), ``rematch``, ``talk`` (chat, reports); ``deadlines`` says when the next
+move is due, ``sweeper`` runs what time makes due, ``thinking`` hears every change and
+wakes the computer players. A little over 300 lines: the cache
 and the write path it serves are read together.
 """
 
