@@ -29,9 +29,7 @@ STDLIB = {
 
 
 def random_options(rng: random.Random) -> rules.Options:
-    return rules.options_from_json(
-        {key: rng.choice(values) for key, (values, _) in CHOICES.items()}
-    )
+    return rules.options_from_json({key: rng.choice(values) for key, values in CHOICES.items()})
 
 
 def play_game(

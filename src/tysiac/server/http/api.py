@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from tysiac import rules
 from tysiac.rules import timing
-from tysiac.server.errors import UNKNOWN_GAME, ServiceError
+from tysiac.server.errors import ServiceError, unknown_game
 from tysiac.server.game import lobby
 from tysiac.server.game.lobby import Seated
 from tysiac.server.game.service import GameService
@@ -44,7 +44,7 @@ def service_of(request: Request) -> GameService:
 def _code(request: Request) -> str:
     code = normalise_code(str(request.path_params["code"]))
     if code is None:
-        raise ServiceError(*UNKNOWN_GAME)
+        raise unknown_game()
     return code
 
 
@@ -129,7 +129,7 @@ async def game_summary(request: Request) -> Response:
         "bots": [table.bot(s) for s in range(table.settings.players)],
         "public": table.settings.public,
         "chat": table.settings.chat,
-        "short": table.settings.target == 500,
+        "short": table.settings.target == rules.game.SHORT_TARGET,
         "move_seconds": table.settings.move_seconds,
         "options": rules.options_to_json(table.settings.options),
         "rematch": table.rematch,
@@ -235,11 +235,11 @@ async def http_error(request: Request, error: Exception) -> Response:
     """Unknown paths and wrong methods get the same error shape as everything else."""
     assert isinstance(error, HTTPException)
     if error.status_code == 404:
-        refusal = ServiceError("not_found", "Nie ma takiej strony.", 404)
+        refusal = ServiceError("error.not_found", 404)
     elif error.status_code == 405:
-        refusal = ServiceError("method_not_allowed", "Ta metoda nie jest tu obsługiwana.", 405)
+        refusal = ServiceError("error.method_not_allowed", 405)
     else:
-        refusal = ServiceError("http_error", "Nieprawidłowe żądanie.", error.status_code)
+        refusal = ServiceError("error.http_error", error.status_code)
     return JSONResponse(error_body(refusal), status_code=refusal.status, headers=error.headers)
 
 
