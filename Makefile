@@ -83,7 +83,7 @@ lint: install assets
 	npx --no -- prettier --check $(JS)
 
 # The browser's pure modules (no DOM) under Node's own test runner.
-test-js: assets
+test-js: install assets
 	node --test tests/js/*.test.mjs
 
 test: lint assets test-js $(CHROMIUM) $(GPG) /usr/share/dict/polish

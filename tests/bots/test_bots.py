@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tysiac import bots, rules
+from tysiac import bots, catalogue, rules
 from tysiac.rules.cards import parse_card
 from tysiac.rules.hand import Phase
 from tysiac.rules.options import CHOICES
@@ -29,9 +29,7 @@ STDLIB = {
 
 
 def random_options(rng: random.Random) -> rules.Options:
-    return rules.options_from_json(
-        {key: rng.choice(values) for key, (values, _) in CHOICES.items()}
-    )
+    return rules.options_from_json({key: rng.choice(values) for key, values in CHOICES.items()})
 
 
 def play_game(
@@ -93,7 +91,8 @@ def test_the_bots_import_only_the_rules_and_pure_standard_modules() -> None:
 
 def test_the_levels_are_named_for_good() -> None:
     assert bots.LEVELS == ("easy", "medium", "strong")
-    assert dict(bots.LEVEL_NAMES) == {"easy": "łatwy", "medium": "średni", "strong": "mocny"}
+    names = {level: catalogue.text(f"level.{level}") for level in bots.LEVELS}
+    assert names == {"easy": "łatwy", "medium": "średni", "strong": "mocny"}
 
 
 @pytest.mark.parametrize("seed", range(40))

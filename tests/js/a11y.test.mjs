@@ -1,5 +1,6 @@
 // The Polish words of the table page (a11y.js) and the rule descriptions (options.js):
 // both DOM-free.
+import "./site.mjs"; // first: the server's answer to the page's /api/site
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as A from "../../src/tysiac/web/static/js/a11y.js";

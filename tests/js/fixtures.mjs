@@ -1,5 +1,6 @@
 // A table page's state as the server's snapshots make it, for the tests of the pure
 // client modules: three players, this page at seat 0, a hand in play.
+import "./site.mjs"; // first: the server's answer to the page's /api/site
 import { initialState, withSnapshot } from "../../src/tysiac/web/static/js/state.js";
 
 export function seats(players = 3) {

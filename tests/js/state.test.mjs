@@ -1,5 +1,6 @@
 // The table page's pure state functions (state.js): snapshots, the own hand, and the
 // bookkeeping of what the page drew before (motion, the move log, the turn's notice).
+import "./site.mjs"; // first: the server's answer to the page's /api/site
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as S from "../../src/tysiac/web/static/js/state.js";

@@ -48,7 +48,7 @@ players_st = st.sampled_from([2, 3, 4])
 rng_st = st.integers(0, 2**32).map(random.Random)
 # Every table option (V1-V14) with any of its values.
 options_st = st.fixed_dictionaries(
-    {key: st.sampled_from(values) for key, (values, _) in CHOICES.items()}
+    {key: st.sampled_from(values) for key, values in CHOICES.items()}
 ).map(lambda chosen: Options(**chosen))
 
 

@@ -16,7 +16,8 @@ from .harness import JSON_TYPE, live_server
 
 def error_of(response: Any) -> dict[str, str]:
     body: dict[str, dict[str, str]] = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert set(body) == {"error"}
+    assert {"code", "message"} <= set(body["error"]) <= {"code", "message", "field", "params"}
     return body["error"]
 
 

@@ -179,7 +179,7 @@ def test_a_vulgar_chat_line_is_not_sent_and_two_turn_the_games_chat_off(tmp_path
                 state = client.wait_state(lambda s: not s["game"]["can_chat"])
             assert state["game"]["chat_note"] == closed
         ala_ws.send({"type": "chat", "text": "dobra gra"})
-        assert ala_ws.error() == {"code": "chat_closed", "message": closed}
+        assert ala_ws.error() == {"code": "chat_closed", "message": closed, "field": "text"}
         for client in (ala_ws, ola_ws, watcher):
             client.drain()
             text = str(client.messages)
@@ -267,7 +267,8 @@ def test_the_operator_removes_a_game_and_everyone_sees_why(tmp_path: Path) -> No
                 http.post(f"/api/games/{code}/join", json={"nick": "Ewa"}),
             ):
                 assert response.status_code == 410
-                assert error(response) == {"code": "deleted", "message": expected}
+                refusal = error(response)
+                assert (refusal["code"], refusal["message"]) == ("deleted", expected)
         late = server.client(code)
         assert late.messages[-1]["error"]["message"] == expected
         assert admin_output(server, "delete", "ZZZZZZ", "--reason", "x") == "No game ZZZZZZ.\n"
@@ -371,6 +372,7 @@ def test_a_browser_that_creates_on_its_first_request_holds_one_seat(tmp_path: Pa
             assert error(again) == {
                 "code": "already_seated",
                 "message": "Już siedzisz przy tym stole jako Ala.",
+                "params": {"nick": "Ala"},
             }
             assert browser.get(f"/api/games/{code}").json()["nicks"] == ["Ala", None, None]
 
@@ -385,6 +387,7 @@ def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
         assert error(again) == {
             "code": "already_seated",
             "message": "Już siedzisz przy tym stole jako Ala.",
+            "params": {"nick": "Ala"},
         }
         assert ola.join(code, "Ola").json()["seat"] == 1  # another browser sits down
         # Without a valid cookie the address stands in for the device, and many clients
@@ -398,6 +401,7 @@ def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
         assert error(full) == {
             "code": "already_seated",
             "message": "Już siedzisz przy tym stole jako Ola.",
+            "params": {"nick": "Ola"},
         }
         assert ala.http.get(f"/api/games/{code}").json()["nicks"] == ["Ala", "Ola", "Ela", "Iza"]
 

@@ -7,7 +7,8 @@ itself, so it cannot know another seat's cards or a face-down musik. What it
 returns is an action in the JSON of the protocol (``{"type": "play", "card": "AH",
 "seat": 1}``) and always one the view lists in ``legal``.
 
-Levels (``LEVELS``, stored in a seat's ``joined`` event, never renamed):
+Levels (``LEVELS``, stored in a seat's ``joined`` event, never renamed; their names are
+the catalogue's, ``level.easy``…):
 
 - ``easy`` (łatwy): passes in the bidding, otherwise mostly random legal moves; plays
   a sensible card about 60% of the time.
@@ -39,7 +40,6 @@ Bot = Callable[[GameView, random.Random], Action]
 
 BOTS: Mapping[str, Bot] = {"easy": easy.choose, "medium": medium.choose, "strong": strong.choose}
 LEVELS: tuple[str, ...] = tuple(BOTS)
-LEVEL_NAMES: Mapping[str, str] = {"easy": "łatwy", "medium": "średni", "strong": "mocny"}
 
 
 def choose(level: str, view: GameView, rng: random.Random) -> Action:
@@ -52,4 +52,4 @@ def choose(level: str, view: GameView, rng: random.Random) -> Action:
     return action
 
 
-__all__ = ["BOTS", "LEVELS", "LEVEL_NAMES", "Action", "Bot", "choose", "is_legal"]
+__all__ = ["BOTS", "LEVELS", "Action", "Bot", "choose", "is_legal"]

@@ -10,7 +10,7 @@ Start here::
             game = deal(game, shuffle(rng))
             continue
         action = legal_actions(game)[0]
-        game = apply(game, action)          # or IllegalAction(code, Polish message)
+        game = apply(game, action)          # or IllegalAction: .code, .message (Polish)
     view(game, seat)                        # what one seat may see, JSON-ready
     public_action(action_to_json(action))   # what everyone may see of a move
 

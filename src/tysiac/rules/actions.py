@@ -177,36 +177,36 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-def _malformed(detail: str) -> IllegalAction:
-    return IllegalAction("malformed", f"Nieprawidłowy ruch: {detail}")
+def _malformed(what: str, /, **params: object) -> IllegalAction:
+    return IllegalAction(f"error.malformed.action.{what}", **params)
 
 
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
     if type(value) is not int:
-        raise _malformed(f"pole „{key}” musi być liczbą całkowitą.")
+        raise _malformed("not_int", key=key)
     return value
 
 
 def _card(value: object) -> Card:
     if not isinstance(value, str):
-        raise _malformed("karta musi być napisem, np. „TH”.")
+        raise _malformed("card_not_text")
     try:
         return parse_card(value)
-    except NotationError as error:
-        raise _malformed(str(error)) from None
+    except NotationError:
+        raise _malformed("unknown_card", card=repr(value)) from None
 
 
 def action_from_json(data: object) -> Action:
-    """Read one action; anything malformed raises ``IllegalAction('malformed', ...)``."""
+    """Read one action; anything malformed raises ``IllegalAction('error.malformed.action.…')``."""
     if not isinstance(data, dict):
-        raise _malformed("oczekiwano obiektu JSON.")
+        raise _malformed("not_object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise _malformed(f"nieznany rodzaj ruchu {kind!r}.")
+        raise _malformed("unknown_type", kind=repr(kind))
     extra = set(data) - {"seat", "type"} - _FIELDS[kind]
     if extra:
-        raise _malformed(f"nieznane pola: {', '.join(sorted(map(str, extra)))}.")
+        raise _malformed("unknown_fields", fields=", ".join(sorted(map(str, extra))))
     seat = _int(data, "seat")
     match kind:
         case "bid":
@@ -218,17 +218,17 @@ def action_from_json(data: object) -> Action:
         case "give":
             given = data.get("cards")
             if not isinstance(given, dict):
-                raise _malformed("„cards” musi być obiektem: miejsce → karta.")
+                raise _malformed("cards_not_object")
             pairs: dict[int, Card] = {}
             for key, value in given.items():
                 if not (isinstance(key, str) and key.isdigit() and len(key) <= 2):
-                    raise _malformed(f"nieprawidłowe miejsce {key!r}.")
+                    raise _malformed("bad_seat", seat=repr(key))
                 pairs[int(key)] = _card(value)
             return Give.of(seat, pairs)
         case "discard":
             cards = data.get("cards")
             if not isinstance(cards, list) or len(cards) > 24:
-                raise _malformed("„cards” musi być listą kart.")
+                raise _malformed("cards_not_list")
             return Discard(seat, tuple(_card(c) for c in cards))
         case "declare":
             return Declare(seat, _int(data, "value"))

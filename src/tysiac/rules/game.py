@@ -145,7 +145,7 @@ def shuffle(rng: random.Random) -> list[Card]:
 def deal(game: Game, deck: Sequence[Card]) -> Game:
     """Start the next hand from a shuffled deck (the server's ``hand_dealt`` event)."""
     if not game.awaiting_deal:
-        raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
+        raise IllegalAction("error.not_dealing")
     dealer = game.next_dealer
     bombers, blind = _hand_setup(game, dealer)
     hand = deal_hand(game.players, dealer, deck, game.options, bombers, blind)
@@ -168,7 +168,7 @@ def deal_hand_of(game: Game, hand: Hand) -> Game:
     """Start the next hand from a hand built directly (replays give hands, not decks): its
     cards as dealt, under the game's options."""
     if not game.awaiting_deal or hand.dealer != game.next_dealer or hand.players != game.players:
-        raise IllegalAction("not_dealing", "Teraz nie można rozdać kart.")
+        raise IllegalAction("error.not_dealing")
     bombers, blind = _hand_setup(game, hand.dealer)
     dealt = new_hand(
         hand.players, hand.dealer, hand.dealt, hand.musiks, game.options, bombers, blind
@@ -201,14 +201,14 @@ def walkover_winner(scores: Sequence[int], loser: int) -> int:
 
 def _check_seat(game: Game, seat: int) -> None:
     if game.outcome is not None:
-        raise IllegalAction("game_over", "Gra jest już zakończona.")
+        raise IllegalAction("error.game_over")
     if not 0 <= seat < game.players:
-        raise IllegalAction("no_such_seat", "Nie ma takiego miejsca przy stole.")
+        raise IllegalAction("error.no_such_seat")
 
 
 def _move(game: Game, action: Action, timeouts: tuple[int, ...]) -> Game:
     if game.hand is None:
-        raise IllegalAction("not_dealt", "Karty nie są jeszcze rozdane.")
+        raise IllegalAction("error.not_dealt")
     hand = apply_to_hand(game.hand, action)
     if hand.phase is not Phase.OVER:
         return replace(game, hand=hand, timeouts=timeouts)
@@ -236,7 +236,7 @@ def apply(game: Game, action: Action) -> Game:
             return replace(game, outcome=Outcome(Reason.SURRENDER, winner, seat))
         case Timeout():
             if game.to_move != seat:
-                raise IllegalAction("not_your_turn", "Teraz nie Twój ruch.")
+                raise IllegalAction("error.not_your_turn")
             timeouts[seat] += 1
             if timeouts[seat] >= TIMEOUTS_TO_LOSE:
                 winner = walkover_winner(game.scores, seat)
@@ -265,5 +265,5 @@ def auto_action(game: Game) -> Action | None:
 def cancel(game: Game) -> Game:
     """R31: the game ends with no winner."""
     if game.outcome is not None:
-        raise IllegalAction("game_over", "Gra jest już zakończona.")
+        raise IllegalAction("error.game_over")
     return replace(game, outcome=Outcome(Reason.CANCELLED, None))

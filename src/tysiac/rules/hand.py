@@ -293,10 +293,11 @@ def _choose_blind(hand: Hand, seat: int, blind: bool) -> Hand:
     )
 
 
-def _check_step(options: Options, value: int, code: str, tens: str, fives: str) -> None:
-    """R12 / R17 / V1: the messages with a step of 10 and of 5."""
-    if value % variants.bid_step(options):
-        raise IllegalAction(code, tens if variants.bid_step(options) == 10 else fives)
+def _check_step(options: Options, value: int, key: str) -> None:
+    """R12 / R17 / V1: ``key`` ends in the step, 10 or 5 (their messages differ)."""
+    step = variants.bid_step(options)
+    if value % step:
+        raise IllegalAction(f"{key}.{step}")
 
 
 def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
@@ -305,20 +306,14 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         passed = hand.passed | {seat}
         bid, bidder = hand.bid, hand.bidder
     else:
-        _check_step(
-            hand.options,
-            value,
-            "bid_step",
-            "Licytuje się pełnymi dziesiątkami.",
-            "Licytuje się wielokrotnościami 5.",
-        )
+        _check_step(hand.options, value, "error.bid_step")  # error.bid_step.10, .5
         if value < lowest_bid(hand):
             if hand.bid is None:
-                raise IllegalAction("bid_too_low", f"Licytuje się od {MUS_BID}.")
-            raise IllegalAction("bid_too_low", f"Trzeba przebić {hand.bid}.")
+                raise IllegalAction("error.bid_too_low.first", bid=MUS_BID)
+            raise IllegalAction("error.bid_too_low", bid=hand.bid)
         ceiling = bid_ceiling(hand, seat)
         if value > ceiling:
-            raise IllegalAction(*variants.bid_refusal(hand.options, ceiling))
+            raise variants.bid_refusal(hand.options, ceiling)
         passed, bid, bidder = hand.passed, value, seat
         blind = False  # V14: an overbid ends the blind
     auction = (*hand.auction, (seat, value))
@@ -370,10 +365,10 @@ def _end(hand: Hand, seat: int, end: End) -> Hand:
     """V7 bomb, V13 redeal: the hand is over at once."""
     if end is End.BOMB and not hand.can_bomb(seat):
         if seat == hand.declarer and not hand.blind:
-            raise IllegalAction(*variants.bomb_refusal(hand.options))
-        raise IllegalAction("no_bomb", "Bomba nie jest teraz możliwa.")
+            raise variants.bomb_refusal(hand.options)
+        raise IllegalAction("error.no_bomb")
     if end is End.REDEAL and not hand.can_redeal(seat):
-        raise IllegalAction("no_redeal", "Nie możesz teraz prosić o ponowne rozdanie.")
+        raise IllegalAction("error.no_redeal")
     return replace(hand, phase=Phase.OVER, to_move=None, end=end)
 
 
@@ -382,7 +377,7 @@ def _end(hand: Hand, seat: int, end: End) -> Hand:
 
 def _take_musik(hand: Hand, seat: int, index: int) -> Hand:
     if index not in (0, 1):
-        raise IllegalAction("no_such_musik", "Wybierz pierwszy albo drugi musik.")
+        raise IllegalAction("error.no_such_musik")
     held = list(hand.held)
     held[seat] |= hand.musiks[index]
     return replace(
@@ -392,12 +387,12 @@ def _take_musik(hand: Hand, seat: int, index: int) -> Hand:
 
 def _give(hand: Hand, seat: int, cards: tuple[tuple[int, Card], ...]) -> Hand:
     if sorted(o for o, _ in cards) != sorted(hand.opponents):
-        raise IllegalAction("give_one_each", "Oddaj po jednej karcie każdemu przeciwnikowi.")
+        raise IllegalAction("error.give_one_each")
     gift = mask_of(c for _, c in cards)
     if gift.bit_count() != len(cards):
-        raise IllegalAction("give_same_card", "Każdy przeciwnik musi dostać inną kartę.")
+        raise IllegalAction("error.give_same_card")
     if gift & ~hand.held[seat]:
-        raise IllegalAction("not_in_hand", "Nie masz tej karty.")
+        raise IllegalAction("error.not_in_hand")
     held = list(hand.held)
     held[seat] &= ~gift
     for opponent, card in cards:
@@ -410,9 +405,9 @@ def _give(hand: Hand, seat: int, cards: tuple[tuple[int, Card], ...]) -> Hand:
 def _discard(hand: Hand, seat: int, cards: tuple[Card, ...]) -> Hand:
     laid = mask_of(cards)
     if len(cards) != 2 or laid.bit_count() != 2:
-        raise IllegalAction("discard_two", "Odłóż dokładnie dwie różne karty.")
+        raise IllegalAction("error.discard_two")
     if laid & ~hand.held[seat]:
-        raise IllegalAction("not_in_hand", "Nie masz tej karty.")
+        raise IllegalAction("error.not_in_hand")
     held = list(hand.held)
     held[seat] &= ~laid
     return replace(hand, held=tuple(held), discarded=laid, phase=Phase.DECLARE)
@@ -432,20 +427,12 @@ def allowed_contracts(hand: Hand) -> range:
 
 def _declare(hand: Hand, seat: int, value: int) -> Hand:
     assert hand.bid is not None
-    _check_step(
-        hand.options,
-        value,
-        "contract_step",
-        "Deklaruje się pełne dziesiątki.",
-        "Deklaruje się wielokrotności 5.",
-    )
+    _check_step(hand.options, value, "error.contract_step")  # error.contract_step.10, .5
     if value < hand.bid:
-        raise IllegalAction(
-            "contract_too_low", f"Nie możesz grać mniej, niż wylicytowałeś ({hand.bid})."
-        )
+        raise IllegalAction("error.contract_too_low", bid=hand.bid)
     ceiling = contract_ceiling(hand)
     if value > ceiling:
-        raise IllegalAction("contract_too_high", f"Można grać najwyżej za {ceiling}.")
+        raise IllegalAction("error.contract_too_high", ceiling=ceiling)
     return replace(hand, contract=value, phase=Phase.PLAY, to_move=seat)
 
 
@@ -455,7 +442,7 @@ def _declare(hand: Hand, seat: int, value: int) -> Hand:
 def _play(hand: Hand, seat: int, card: Card) -> Hand:
     mine = hand.held[seat]
     if not mine >> card & 1:
-        raise IllegalAction("not_in_hand", "Nie masz tej karty.")
+        raise IllegalAction("error.not_in_hand")
     led, winning = hand.led_and_winning()
     trump = NO_SUIT if hand.trump is None else hand.trump
     if not tricks.legal_cards(mine, led, winning, trump) >> card & 1:
@@ -539,16 +526,16 @@ _PHASES_OF: dict[type, tuple[Phase, ...]] = {
 def apply_to_hand(hand: Hand, action: Action) -> Hand:
     """Apply a seat's move to the hand, or raise ``IllegalAction`` (the hand is unchanged)."""
     if hand.phase is Phase.OVER:
-        raise IllegalAction("hand_over", "Rozdanie jest już zakończone.")
+        raise IllegalAction("error.hand_over")
     seat = action.seat
     if not 0 <= seat < hand.players:
-        raise IllegalAction("no_such_seat", "Nie ma takiego miejsca przy stole.")
+        raise IllegalAction("error.no_such_seat")
     if seat not in hand.active:
-        raise IllegalAction("sitting_out", "W tym rozdaniu pauzujesz.")
+        raise IllegalAction("error.sitting_out")
     if seat != hand.to_move:
-        raise IllegalAction("not_your_turn", "Teraz nie Twój ruch.")
+        raise IllegalAction("error.not_your_turn")
     if hand.phase not in _PHASES_OF.get(type(action), ()):
-        raise IllegalAction("wrong_phase", "Ten ruch nie jest teraz możliwy.")
+        raise IllegalAction("error.wrong_phase")
     match action:
         case Bid(_, value):
             return _bid(hand, seat, value)
@@ -572,7 +559,7 @@ def apply_to_hand(hand: Hand, action: Action) -> Hand:
             return _choose_blind(hand, seat, True)
         case Look():
             return _choose_blind(hand, seat, False)
-    raise IllegalAction("wrong_phase", "Ten ruch nie jest teraz możliwy.")
+    raise IllegalAction("error.wrong_phase")
 
 
 def hand_actions(hand: Hand) -> list[Action]:

@@ -6,12 +6,18 @@ Options come from outside (the create form, a replay file) as JSON: ``options_fr
 is strict (booleans are not 0/1, ``bid_step`` is the number 5, the strings are the listed
 ones) and refuses unknown keys and values with ``OptionsError``, whose ``message`` is
 Polish, for players.
+
+The options' names, values' names and explanations are the catalogue's
+(``option.<key>.name``, ``.help``, ``.value.<value as JSON>``, ``preset.<key>.name``…);
+this module has their keys, values and presets, which ``/api/site`` gives the page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any, Literal
+
+from tysiac.catalogue import Word, text
 
 BidLimit = Literal["marriage", "melds", "360"]
 Rounding = Literal["10", "10_down", "5", "none"]
@@ -20,11 +26,14 @@ Barrel = Literal["800", "880"]
 
 
 class OptionsError(ValueError):
-    """Options the rules do not know. ``message`` is Polish, for players."""
+    """Options the rules do not know: ``key`` the catalogue's (``error.bad_options.…``),
+    ``params`` its values; ``message`` is Polish, for players."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params: dict[str, Any] = params
+        self.message = text(key, **params)
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,24 +58,52 @@ class Options:
 
 DEFAULT = Options()
 
-# Each key: the values it may take, default first, and its name in messages (Polish).
-CHOICES: dict[str, tuple[tuple[object, ...], str]] = {
-    "bid_step": ((10, 5), "Krok licytacji"),
-    "bid_limit": (("marriage", "melds", "360"), "Granica licytacji"),
-    "meld_first_trick": ((True, False), "Meldunek w pierwszej lewie"),
-    "meld_needs_trick": ((False, True), "Meldunek tylko z wziętą lewą"),
-    "rounding": (("10", "10_down", "5", "none"), "Zaokrąglanie"),
-    "mus": ((True, False), "Musik za 100 (mus)"),
-    "bomb": (("off", "penalty", "free"), "Bomba"),
-    "bolts": ((False, True), "Błoty"),
-    "dump_555": ((False, True), "555 na zero"),
-    "barrel": (("800", "880"), "Beczka"),
-    "open_musik": ((False, True), "Odkryty musik dla dwóch"),
-    "ace_marriage": ((False, True), "Cztery asy"),
-    "redeal": ((False, True), "Ponowne rozdanie przy słabych kartach"),
-    "blind": ((False, True), "Gra w ciemno"),
+# Each key: the values it may take, default first, in the order the form lists them. Its
+# id is V1, V2… in this order (docs/rules.md); its names are the catalogue's.
+CHOICES: dict[str, tuple[object, ...]] = {
+    "bid_step": (10, 5),
+    "bid_limit": ("marriage", "melds", "360"),
+    "meld_first_trick": (True, False),
+    "meld_needs_trick": (False, True),
+    "rounding": ("10", "10_down", "5", "none"),
+    "mus": (True, False),
+    "bomb": ("off", "penalty", "free"),
+    "bolts": (False, True),
+    "dump_555": (False, True),
+    "barrel": ("800", "880"),
+    "open_musik": (False, True),
+    "ace_marriage": (False, True),
+    "redeal": (False, True),
+    "blind": (False, True),
 }
 assert tuple(CHOICES) == tuple(f.name for f in fields(Options))
+
+# The create form's presets, in its order: the options each sets (None: each chosen).
+PRESETS: dict[str, dict[str, object] | None] = {
+    "standard": {},
+    "bombs": {"bomb": "penalty", "bolts": True, "dump_555": True},
+    "barrel880": {"barrel": "880", "bid_step": 5},
+    "custom": None,
+}
+
+
+def option_id(key: str) -> str:
+    """``bid_step`` -> ``V1``."""
+    return f"V{list(CHOICES).index(key) + 1}"
+
+
+def value_key(key: str, value: object) -> str:
+    """A value's name in the catalogue: ``option.bid_step.value.5``, ``….value.true``."""
+    shown = _shown(value).strip('"')
+    return f"option.{key}.value.{shown}"
+
+
+def option_table() -> list[dict[str, Any]]:
+    """The options as the page lists them: key, id, values (default first)."""
+    return [
+        {"key": key, "id": option_id(key), "values": list(values), "default": values[0]}
+        for key, values in CHOICES.items()
+    ]
 
 
 def _same(value: object, allowed: object) -> bool:
@@ -77,15 +114,19 @@ def _same(value: object, allowed: object) -> bool:
 def options_from_json(data: object) -> Options:
     """The options a JSON object names; missing keys keep their defaults."""
     if not isinstance(data, dict):
-        raise OptionsError("Zasady stołu muszą być obiektem JSON.")
+        raise OptionsError("error.bad_options.not_object")
     chosen: dict[str, Any] = {}
     for key, value in data.items():
         if key not in CHOICES:
-            raise OptionsError(f"Nieznana zasada stołu: „{key}”.")
-        allowed, name = CHOICES[key]
+            raise OptionsError("error.bad_options.unknown", key=key)
+        allowed = CHOICES[key]
         if not any(_same(value, option) for option in allowed):
-            listed = ", ".join(_shown(option) for option in allowed)
-            raise OptionsError(f"{name}: niedozwolona wartość {_shown(value)}. Można: {listed}.")
+            raise OptionsError(
+                "error.bad_options.value",
+                option=Word(f"option.{key}.name"),
+                value=_shown(value),
+                allowed=", ".join(_shown(option) for option in allowed),
+            )
         chosen[key] = value
     return Options(**chosen)
 

@@ -120,10 +120,10 @@ def replay(data: object) -> dict[str, Any]:
 def _step(game: Game, raw: object) -> Game:
     action = action_from_json(raw)
     if isinstance(action, Surrender | Timeout):
-        raise IllegalAction("malformed", "Ten rodzaj ruchu nie występuje w zapisie rozdania.")
+        raise IllegalAction("error.malformed.not_in_record")
     assert game.hand is not None
     if game.hand.phase is Phase.OVER:
-        raise IllegalAction("hand_over", "Rozdanie jest już zakończone.")
+        raise IllegalAction("error.hand_over")
     return apply_action(game, action)
 
 

@@ -67,9 +67,9 @@ def meld_cards(hand: Mask) -> Mask:
 def refusal(hand: Mask, led: Suit, winning: Card, trump: Suit, card: Card) -> IllegalAction:
     """Why ``card`` may not be played (it is in ``hand`` but not legal)."""
     if card // 6 != led and hand & SUIT_MASKS[led]:
-        return IllegalAction("must_follow", "Musisz dołożyć do koloru.")
+        return IllegalAction("error.must_follow")
     if card // 6 == led:
-        return IllegalAction("must_beat", "Musisz przebić najwyższą kartę na stole.")
+        return IllegalAction("error.must_beat")
     if card // 6 != trump:
-        return IllegalAction("must_trump", "Nie masz koloru, więc musisz zagrać atut.")
-    return IllegalAction("must_overtrump", "Musisz przebić atut wyższym atutem.")
+        return IllegalAction("error.must_trump")
+    return IllegalAction("error.must_overtrump")

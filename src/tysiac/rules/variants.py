@@ -8,6 +8,7 @@ With ``Options()`` every function gives the standard rule (R12-R13, R17, R21, R2
 from __future__ import annotations
 
 from .cards import ACE, JACK, MARRIAGE_VALUES, NINE, POINTS, Card, Mask, cards_of
+from .errors import IllegalAction
 from .options import Options
 from .tricks import MELDABLE, melds
 
@@ -49,11 +50,11 @@ def meld_value(kind: int) -> int:
     return FOUR_ACES_VALUE if kind == FOUR_ACES else MARRIAGE_VALUES[kind]
 
 
-def bid_refusal(options: Options, ceiling: int) -> tuple[str, str]:
-    """R13 / V2: why a bid above ``ceiling`` is refused (code, Polish message)."""
+def bid_refusal(options: Options, ceiling: int) -> IllegalAction:
+    """R13 / V2: why a bid above ``ceiling`` is refused."""
     if options.bid_limit == "marriage" and ceiling == MAX_BID_WITHOUT_MARRIAGE:
-        return "bid_no_marriage", "Bez meldunku w ręce możesz licytować najwyżej do 120."
-    return "bid_too_high", f"Można licytować najwyżej do {ceiling}."
+        return IllegalAction("error.bid_no_marriage")
+    return IllegalAction("error.bid_too_high", ceiling=ceiling)
 
 
 def bid_ceiling(options: Options, dealt: Mask) -> int:
@@ -135,11 +136,11 @@ def may_bomb(options: Options, bombs_used: int) -> bool:
     return False
 
 
-def bomb_refusal(options: Options) -> tuple[str, str]:
-    """V7: why a declarer allowed to bomb by the phase may not (code, Polish message)."""
+def bomb_refusal(options: Options) -> IllegalAction:
+    """V7: why a declarer allowed to bomb by the phase may not."""
     if options.bomb == "free":
-        return "bomb_used", "Bombę można zagrać tylko raz w grze."
-    return "no_bomb", "Bomba nie jest teraz możliwa."
+        return IllegalAction("error.bomb_used")
+    return IllegalAction("error.no_bomb")
 
 
 def bomb_points(options: Options, bid: int) -> tuple[int, int]:

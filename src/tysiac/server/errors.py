@@ -1,8 +1,10 @@
-"""The service's refusals: one exception with a stable code, a Polish message and a status.
+"""The service's refusals: one exception with a stable code, a status and its words.
 
 ``ServiceError`` is what every layer raises and every transport shows: the HTTP API as
-``{"error": {"code", "message"}}`` with the status, the WebSocket as an ``error``
-message. The converters here turn the other modules' refusals into it.
+``{"error": {"code", "message", "field"?, "params"?}}`` with the status, the WebSocket as
+an ``error`` message. Its message is the catalogue's (``tysiac.catalogue``): the key
+``error.<code>`` or ``error.<code>.<variant>``, with named parameters. The converters here
+turn the other modules' refusals into it.
 """
 
 from __future__ import annotations
@@ -11,31 +13,61 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from tysiac import rules
+from tysiac.catalogue import Word, spell, spelled, text
 from tysiac.server.moderation import texts
 from tysiac.server.moderation.violations import Refused
 
 
 class ServiceError(Exception):
-    """A refused request: ``code`` is stable, ``message`` Polish, ``status`` the HTTP status."""
+    """A refused request.
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    ``key`` is the catalogue's (``error.<code>[.<variant>]``): ``code``, its second part,
+    is stable (clients match on it), ``message`` the Polish text, ``status`` the HTTP
+    status, ``field`` the form field the refusal concerns (``nick``, ``name``, ``players``,
+    ``move_seconds``, ``options``, ``bots``, ``text``…), ``params`` the named values the
+    message shows. ``more``: sentences that follow the first (moderation's consequences).
+    """
+
+    def __init__(
+        self,
+        key: str,
+        status: int = 400,
+        /,
+        *,
+        field: str | None = None,
+        more: tuple[Word, ...] = (),
+        **params: object,
+    ) -> None:
+        kind, code, *_ = key.split(".")
+        if kind != "error":
+            raise KeyError(f"not an error's key: {key!r}")
+        self.words = (Word(key, params), *more)
+        self.message = spell(self.words)  # KeyError for an unknown key or a wrong parameter
+        super().__init__(self.message)
+        self.key = key
         self.code = code
-        self.message = message
         self.status = status
+        self.field = field
+        self.params: dict[str, Any] = {
+            name: spelled(value) for word in self.words for name, value in word.params.items()
+        }
 
 
-UNKNOWN_GAME = ("unknown_game", "Nie ma gry o takim kodzie.", 404)
-BUSY = ("store_busy", "Serwer jest teraz przeciążony. Spróbuj ponownie za chwilę.", 503)
+UNKNOWN_GAME = "error.unknown_game"
 BUSY_WARNING_SECONDS = 60  # the log says the store is busy at most once a minute
 
 log = logging.getLogger(__name__)
 _busy = {"warned": -float(BUSY_WARNING_SECONDS), "since": 0}
+
+
+def unknown_game() -> ServiceError:
+    return ServiceError(UNKNOWN_GAME, 404)
 
 
 @contextlib.contextmanager
@@ -59,7 +91,7 @@ def store_busy() -> Iterator[None]:
                 _busy["since"],
             )
             _busy["warned"], _busy["since"] = now, 0
-        raise ServiceError(*BUSY) from None
+        raise ServiceError("error.store_busy", 503) from None
 
 
 class BrokenGame(ServiceError):
@@ -69,9 +101,7 @@ class BrokenGame(ServiceError):
     """
 
     def __init__(self, code: str) -> None:
-        super().__init__(
-            "broken_game", "Tej gry nie da się wczytać (błąd zapisu). Gra została anulowana.", 410
-        )
+        super().__init__("error.broken_game", 410)
         self.game_code = code
 
 
@@ -83,26 +113,30 @@ def deleted_message(reason: str, message: str | None) -> str:
     """What a deleted game's players are told: removed by the operator (with the reason
     given), or gone with its keeping time."""
     if reason == "removed":
-        return f"Ta gra została usunięta przez administratora serwisu. Powód: {message}"
-    return "Ta gra została usunięta: zakończone gry znikają po 7 dniach."
+        return text("error.deleted.removed", reason=message)
+    return text("error.deleted.expired")
 
 
 def deleted(reason: str, message: str | None) -> ServiceError:
-    return ServiceError("deleted", deleted_message(reason, message), 410)
+    if reason == "removed":
+        return ServiceError("error.deleted.removed", 410, reason=message)
+    return ServiceError("error.deleted.expired", 410)
 
 
 def refusal(refused: Refused) -> ServiceError:
     """Moderation's refusal: a block is 403, a vulgar text 400."""
-    return ServiceError(refused.code, refused.message, 403 if refused.code == "blocked" else 400)
+    first, *more = refused.words
+    status = 403 if refused.code == "blocked" else 400
+    return ServiceError(first.key, status, field=refused.field, more=tuple(more), **first.params)
 
 
 @contextlib.contextmanager
 def text_refusals() -> Iterator[None]:
-    """A text that ``moderation.texts`` refuses -> its ServiceError (400)."""
+    """A text that ``moderation.texts`` refuses -> its ServiceError (400), with its field."""
     try:
         yield
     except texts.TextRefused as refused:
-        raise ServiceError(refused.code, refused.message) from None
+        raise ServiceError(refused.key, field=refused.field, **refused.params) from None
 
 
 @contextlib.contextmanager
@@ -111,4 +145,4 @@ def rules_refusals() -> Iterator[None]:
     try:
         yield
     except rules.IllegalAction as refused:
-        raise ServiceError(refused.code, refused.message, 409) from None
+        raise ServiceError(refused.key, 409, **refused.params) from None

@@ -52,43 +52,26 @@ MAX_TEXT = 5000  # characters the page lets one type (the server cannot see them
 KEY_URL = "/klucz.asc"
 SUBJECT = "Tysiąc: wiadomość z formularza kontaktowego"
 
-# Refusals by code: (status, Polish message). The page adds what the user should do.
+# Refusals by code: (status, the catalogue's key). The page adds what the user should do.
 REFUSALS = {
-    "contact_off": (
-        503,
-        "Formularz kontaktowy nie jest skonfigurowany na tym serwerze."
-        " Napisz do operatora e-mailem (adres na stronie „Regulamin i prywatność”).",
-    ),
-    "too_large": (413, "Za dużo danych: zaszyfrowana wiadomość może mieć do 64 KiB."),
-    "malformed": (422, "Nieprawidłowe dane (pole „message”)."),
-    "not_encrypted": (
-        400,
-        "To nie jest poprawnie zaszyfrowana wiadomość OpenPGP. Odśwież stronę i spróbuj ponownie.",
-    ),
-    "wrong_key": (
-        400,
-        "Wiadomość nie jest zaszyfrowana kluczem operatora. Odśwież stronę i spróbuj ponownie.",
-    ),
-    "relay_failed": (
-        502,
-        "Nie udało się teraz przekazać wiadomości (serwer poczty nie odpowiada)."
-        " Nic nie zostało wysłane. Spróbuj ponownie za chwilę.",
-    ),
+    "contact_off": (503, "error.contact_off"),
+    "too_large": (413, "error.too_large.contact"),
+    "malformed": (422, "error.malformed"),
+    "not_encrypted": (400, "error.not_encrypted"),
+    "wrong_key": (400, "error.wrong_key"),
+    "relay_failed": (502, "error.relay_failed"),
 }
 
 
 def refusal(code: str) -> ServiceError:
-    status, message = REFUSALS[code]
-    return ServiceError(code, message, status)
+    status, key = REFUSALS[code]
+    if code == "malformed":
+        return ServiceError(key, status, field="message", where="message")
+    return ServiceError(key, status)
 
 
 def _limit_reached(limit: int) -> ServiceError:
-    return ServiceError(
-        "contact_limit",
-        f"Z Twojego adresu wysłano już {limit} wiadomości w ciągu doby (tyle wynosi limit)."
-        " Spróbuj jutro albo napisz do operatora e-mailem.",
-        429,
-    )
+    return ServiceError("error.contact_limit", 429, limit=limit)
 
 
 @lru_cache(maxsize=4)
@@ -195,7 +178,7 @@ async def contact(request: Request) -> Response:
 def _key_or_404(request: Request) -> PublicKey:
     key = operator_key(service_of(request).settings)
     if key is None:
-        raise ServiceError("not_found", "Operator tej kopii serwisu nie podał klucza OpenPGP.", 404)
+        raise ServiceError("error.not_found.openpgp", 404)
     return key
 
 
@@ -228,7 +211,7 @@ WKD_HEADERS = {"Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
 async def wkd_key(request: Request) -> Response:
     local = _wkd_local_part(request)
     if local is None or request.path_params["hash"] != wkd_hash(local):
-        raise ServiceError("not_found", "Nie ma takiego klucza.", 404)
+        raise ServiceError("error.not_found.key", 404)
     return Response(
         _key_or_404(request).binary, media_type="application/octet-stream", headers=WKD_HEADERS
     )
@@ -236,7 +219,7 @@ async def wkd_key(request: Request) -> Response:
 
 async def wkd_policy(request: Request) -> Response:
     if _wkd_local_part(request) is None:
-        raise ServiceError("not_found", "Nie ma takiej strony.", 404)
+        raise ServiceError("error.not_found", 404)
     return Response(b"", media_type="text/plain", headers=WKD_HEADERS)
 
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 def check_level(level: str) -> None:
     if level not in computer.LEVELS:
-        names_ = ", ".join(computer.LEVELS)
-        raise ServiceError("bad_bot_level", f"Nieznany poziom komputera. Można: {names_}.")
+        levels = ", ".join(computer.LEVELS)
+        raise ServiceError("error.bad_bot_level", field="bots", levels=levels)
 
 
 def bot_hash(level: str) -> str:
@@ -58,7 +58,7 @@ async def add_bot(service: GameService, code: str, seat: int | None, level: str)
         _check_host(table, seat)
         free = table.free_seat()
         if free is None:
-            raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)
+            raise ServiceError("error.full", 409)
         taken = [n for n in table.nicks if n is not None]
         events: list[Event] = [await seat_bot(conn, row.id, free, level, taken)]
         if sum(n is None for n in table.nicks) == 1:
@@ -77,7 +77,7 @@ async def remove_bot(service: GameService, code: str, seat: int | None, bot_seat
     ) -> tuple[list[Event], None]:
         _check_host(table, seat)
         if not 0 <= bot_seat < table.settings.players or table.bot(bot_seat) is None:
-            raise ServiceError("not_a_bot", "Na tym miejscu nie siedzi komputer.", 409)
+            raise ServiceError("error.not_a_bot", 409)
         await gamedb.remove_seat(conn, row.id, bot_seat)
         return [(EventKind.LEFT, {"seat": bot_seat})], None
 
@@ -87,11 +87,9 @@ async def remove_bot(service: GameService, code: str, seat: int | None, bot_seat
 def _check_host(table: Table, seat: int | None) -> None:
     """Only the creator of a game still waiting for players seats or unseats computers."""
     if seat != 0:
-        raise ServiceError(
-            "not_host", "Komputery przy stole może dodawać i usuwać tylko zakładający grę.", 403
-        )
+        raise ServiceError("error.not_host", 403)
     if table.status != GameStatus.WAITING or table.awaiting_players:
-        raise ServiceError("not_waiting", "Gra już się zaczęła: składu nie można zmienić.", 409)
+        raise ServiceError("error.not_waiting", 409)
 
 
 def level_of(stored_hash: str) -> str | None:

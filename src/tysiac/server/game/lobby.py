@@ -58,20 +58,18 @@ async def create(
         name = texts.clean_name(name)
     await talk.screen(service, author, [("nick", nick), ("name", name)], nick, None)
     if players not in (2, 3, 4):
-        raise ServiceError("bad_players", "W tysiąca grają dwie, trzy albo cztery osoby.")
+        raise ServiceError("error.bad_players", field="players")
     if move_seconds not in PRIVATE_MOVE_SECONDS or (public and move_seconds != MOVE_SECONDS):
-        raise ServiceError(
-            "bad_move_time", "Czas na ruch to minuta; w grze prywatnej także 2 albo 5 minut."
-        )
+        raise ServiceError("error.bad_move_time", field="move_seconds")
     try:
         house_rules = rules.options_from_json(options or {})
     except rules.OptionsError as error:
-        raise ServiceError("bad_options", error.message) from None
+        raise ServiceError(error.key, field="options", **error.params) from None
     levels = list(bots or [])
     for level in levels:
         computers.check_level(level)
     if len(levels) > players - 1:
-        raise ServiceError("bad_bots", "Komputerów może być najwyżej tylu, ile wolnych miejsc.")
+        raise ServiceError("error.bad_bots", field="bots")
     token = new_token()
     async with service.creations, service.writing() as conn:
         target = rules.game.SHORT_TARGET if short else rules.game.TARGET
@@ -102,9 +100,7 @@ async def join(service: GameService, code: str, nick: str, author: Author) -> Se
     ) -> tuple[list[Event], int]:
         _check_joinable(table, author)
         if any(n is not None and texts.same_nick(n, nick) for n in table.nicks):
-            raise ServiceError(
-                "nick_taken", "Ten nick jest już zajęty przy tym stole. Wybierz inny.", 409
-            )
+            raise ServiceError("error.nick_taken", 409, field="nick")
         seat = table.free_seat()
         assert seat is not None
         await gamedb.add_seat(conn, row.id, seat, nick, token_hash(token))
@@ -181,34 +177,16 @@ async def _check_limits(service: GameService, conn: AsyncConnection, creator_ip:
     """
     settings = service.settings
     if await gamedb.count_active(conn) >= settings.max_active_games:
-        raise ServiceError(
-            "service_full", "W serwisie toczy się teraz za dużo gier. Spróbuj później.", 503
-        )
+        raise ServiceError("error.service_full", 503)
     if await gamedb.count_active(conn, creator_ip) >= settings.max_games_per_ip:
-        raise ServiceError(
-            "ip_limit",
-            f"Z Twojego adresu jest już {settings.max_games_per_ip} aktywnych gier. "
-            "Spróbuj później.",
-            429,
-        )
+        raise ServiceError("error.ip_limit", 429, limit=settings.max_games_per_ip)
     if await gamedb.count_waiting(conn, creator_ip) >= settings.max_waiting_games_per_ip:
-        raise ServiceError(
-            "waiting_limit",
-            "Z Twojego adresu czeka już na graczy tyle gier, ile wynosi limit "
-            f"({settings.max_waiting_games_per_ip}). Zaproś kogoś do jednej z nich albo "
-            "poczekaj, aż się zapełnią lub wygasną (po godzinie).",
-            429,
-        )
+        raise ServiceError("error.waiting_limit", 429, limit=settings.max_waiting_games_per_ip)
     hour_ago = service.now() - HOUR
     if await gamedb.count_created_since(conn, creator_ip, hour_ago) >= (
         settings.max_games_per_ip_per_hour
     ):
-        raise ServiceError(
-            "creation_rate",
-            "Z Twojego adresu założono w ciągu godziny tyle gier, ile wynosi limit "
-            f"({settings.max_games_per_ip_per_hour}). Spróbuj ponownie za jakiś czas.",
-            429,
-        )
+        raise ServiceError("error.creation_rate", 429, limit=settings.max_games_per_ip_per_hour)
 
 
 def _joined(seat: int, nick: str, author: Author) -> Event:
@@ -219,11 +197,11 @@ def _joined(seat: int, nick: str, author: Author) -> Event:
 
 def _check_joinable(table: Table, author: Author) -> None:
     if table.status == GameStatus.CANCELLED:
-        raise ServiceError(EventKind.CANCELLED, "Ta gra została anulowana.", 410)
+        raise ServiceError("error.cancelled", 410)
     if table.status == GameStatus.FINISHED:
-        raise ServiceError("finished", "Ta gra już się zakończyła.", 409)
+        raise ServiceError("error.finished", 409)
     if author.browser is not None and author.browser in table.devices:  # one browser, one seat
         nick = table.nicks[table.devices.index(author.browser)]
-        raise ServiceError("already_seated", f"Już siedzisz przy tym stole jako {nick}.", 409)
+        raise ServiceError("error.already_seated", 409, nick=nick)
     if table.free_seat() is None:
-        raise ServiceError("full", "Ta gra ma już komplet graczy.", 409)
+        raise ServiceError("error.full", 409)

@@ -32,19 +32,19 @@ async def move(
         conn: AsyncConnection, row: gamedb.GameRow, table: Table
     ) -> tuple[list[Event], None]:
         if seat is None:
-            raise ServiceError("spectator", "Oglądasz grę jako widz: nie możesz grać.", 403)
+            raise ServiceError("error.spectator.play", 403)
         if table.status == GameStatus.WAITING:
-            raise ServiceError("not_started", "Gra jeszcze się nie zaczęła.", 409)
+            raise ServiceError("error.not_started", 409)
         if table.status != GameStatus.PLAYING or table.game is None:
-            raise ServiceError("game_over", "Gra jest już zakończona.", 409)
+            raise ServiceError("error.game_over", 409)
         if not table.game_version <= version <= table.version:  # chat alone is no change
-            raise ServiceError("stale", "Stan gry się zmienił. Widok jest już odświeżony.", 409)
+            raise ServiceError("error.stale", 409)
         if not isinstance(action, dict):
-            raise ServiceError("malformed", "Nieprawidłowy ruch.")
+            raise ServiceError("error.malformed.move")
         with rules_refusals():
             parsed = rules.action_from_json({**action, "seat": seat})
             if isinstance(parsed, rules.Timeout):
-                raise rules.IllegalAction("malformed", "Tego ruchu wykonuje serwer.")
+                raise rules.IllegalAction("error.malformed.server_move")
             rules.apply(table.game, parsed)
         return [(EventKind.MOVE, rules.action_to_json(parsed))], None
 

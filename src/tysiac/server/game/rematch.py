@@ -34,9 +34,9 @@ async def rematch(service: GameService, code: str, seat: int | None, author: Aut
         conn: AsyncConnection, row: gamedb.GameRow, table: Table
     ) -> tuple[list[Event], str]:
         if seat is None:
-            raise ServiceError("spectator", "Rewanż może założyć tylko gracz.", 403)
+            raise ServiceError("error.spectator.rematch", 403)
         if table.status != GameStatus.FINISHED:
-            raise ServiceError("not_finished", "Rewanż można założyć po końcu gry.", 409)
+            raise ServiceError("error.not_finished", 409)
         if table.rematch is not None:
             return [], table.rematch
         settings = TableSettings.of(row)

@@ -38,12 +38,12 @@ from tysiac.server import stats
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
 from tysiac.server.errors import (
-    UNKNOWN_GAME,
     BrokenGame,
     ServiceError,
     Skipped,
     deleted,
     store_busy,
+    unknown_game,
 )
 from tysiac.server.game import play
 from tysiac.server.game.deadlines import Pauses, next_deadline
@@ -167,7 +167,7 @@ class GameService:
         """The error for a code with no game: deleted (while the notice lasts), else unknown."""
         notice = await sweeps.deletion_notice(conn, code)
         if notice is None:
-            return ServiceError(*UNKNOWN_GAME)
+            return unknown_game()
         return deleted(notice.reason, notice.message)
 
     def forget(self, code: str) -> None:
@@ -198,7 +198,7 @@ class GameService:
         self._seats[code] = seats
         if hashed in seats:
             return seats[hashed]
-        raise ServiceError("bad_token", "Nieprawidłowy klucz gracza. Dołącz do gry ponownie.", 403)
+        raise ServiceError("error.bad_token", 403)
 
     def snapshot(self, table: Table, seat: int | None, held: Held | None = None) -> StateMessage:
         """What one connection of ``seat`` is sent now (see ``snapshot.py``)."""

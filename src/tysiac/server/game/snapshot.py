@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypedDict
 
 from tysiac import rules
+from tysiac.catalogue import text
 from tysiac.rules.view import GameView
 from tysiac.server.game.table import ChatLine, PublicEvent, Table
 
@@ -81,15 +82,15 @@ class Held:
 
 
 def chat_refusal(table: Table, seat: int | None) -> str | None:
-    """Why ``seat`` may not write now, or None (Regulamin §4.6)."""
+    """Why ``seat`` may not write now (the catalogue's key), or None (Regulamin §4.6)."""
     if seat is None:
-        return "Widzowie nie mogą pisać na czacie."
+        return "error.chat_closed.spectator"
     if not table.settings.chat:
-        return "Czat w tej grze jest wyłączony."
+        return "error.chat_closed.off"
     if not table.chat_open:
-        return "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach."
+        return "error.chat_closed.closed"
     if table.settings.public and seat not in table.moved:
-        return "W grze publicznej możesz pisać po swoim pierwszym ruchu."
+        return "error.chat_closed.first_move"
     return None
 
 
@@ -125,7 +126,7 @@ def snapshot(
             "time_left_ms": time_left_ms,
             "trick_shown_ms": _trick_shown_ms(table, now),
             "can_chat": refused is None,
-            "chat_note": refused if settings.chat else None,
+            "chat_note": text(refused) if settings.chat and refused is not None else None,
             "cancelled": table.cancelled,
             "rematch": table.rematch,
             "rematch_of": table.rematch_of,

@@ -27,8 +27,9 @@ from tysiac.store.gamedb import GameRow
 from tysiac.store.schema import EventKind, GameStatus
 
 Event = tuple[str, dict[str, Any]]  # an event to store: its kind and data
-CHAT_KEPT = 100  # lines of chat a snapshot carries
-LOG_KEPT = 100  # public game events a snapshot carries (the move log)
+KEPT = 100  # chat lines and log entries a snapshot carries (the page keeps as many: /api/site)
+CHAT_KEPT = KEPT  # lines of chat a snapshot carries
+LOG_KEPT = KEPT  # public game events a snapshot carries (the move log)
 CHAT_REJECTIONS = 2  # refused messages after which a game's chat turns off for everyone
 TALK_KINDS = (EventKind.CHAT, EventKind.CHAT_REJECTED)  # events that do not change the game
 

@@ -56,18 +56,14 @@ async def chat(
     service: GameService, code: str, seat: int | None, text: str, author: Author
 ) -> Table:
     if seat is not None and not service.throttle.chat(author.ip, code, seat):
-        raise ServiceError(
-            "chat_rate",
-            "Za dużo wiadomości na czacie naraz. Odczekaj chwilę i napisz ponownie.",
-            429,
-        )
+        raise ServiceError("error.chat_rate", 429, field="text")
 
     async def decide(
         conn: AsyncConnection, row: gamedb.GameRow, table: Table
     ) -> tuple[list[Event], Refused | None]:
         reason = chat_refusal(table, seat)
         if reason is not None:
-            raise ServiceError("chat_closed", reason, 403)
+            raise ServiceError(reason, 403, field="text")
         assert seat is not None
         with text_refusals():
             line = texts.clean_chat(text)
@@ -94,13 +90,13 @@ async def chat(
 async def report(service: GameService, code: str, seat: int | None, seq: int) -> None:
     """A player reports a chat line: it goes to the admin log with who wrote it."""
     if seat is None:
-        raise ServiceError("spectator", "Wiadomości mogą zgłaszać tylko gracze.", 403)
+        raise ServiceError("error.spectator.report", 403)
     table = await service.table(code)
     line = next((line for line in table.chat if line.seq == seq), None)
     if line is None:
-        raise ServiceError("no_such_message", "Nie ma takiej wiadomości na czacie.", 404)
+        raise ServiceError("error.no_such_message", 404)
     if line.seat == seat:
-        raise ServiceError("own_message", "Nie możesz zgłosić własnej wiadomości.", 409)
+        raise ServiceError("error.own_message", 409)
     reporter = table.nicks[seat] or ""
     async with service.writing() as conn:
         if not await moderationdb.already_reported(conn, code, line.seq, reporter):

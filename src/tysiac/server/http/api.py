@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,20 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from tysiac import rules
+from tysiac import bots as computer
+from tysiac import catalogue, rules
 from tysiac.rules import timing
-from tysiac.server.errors import UNKNOWN_GAME, ServiceError
+from tysiac.rules.hand import Phase
+from tysiac.rules.options import PRESETS, option_table
+from tysiac.server.config import Settings
+from tysiac.server.errors import ServiceError, unknown_game
 from tysiac.server.game import lobby
 from tysiac.server.game.lobby import Seated
 from tysiac.server.game.service import GameService
+from tysiac.server.game.table import KEPT
 from tysiac.server.http.inbound import json_body
 from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
+from tysiac.server.moderation import texts
 from tysiac.server.moderation.authors import DEVICE_COOKIE, ISSUED_DEVICE, Author
 from tysiac.server.security import normalise_code
 from tysiac.web import STATIC
@@ -44,7 +51,7 @@ def service_of(request: Request) -> GameService:
 def _code(request: Request) -> str:
     code = normalise_code(str(request.path_params["code"]))
     if code is None:
-        raise ServiceError(*UNKNOWN_GAME)
+        raise unknown_game()
     return code
 
 
@@ -129,7 +136,7 @@ async def game_summary(request: Request) -> Response:
         "bots": [table.bot(s) for s in range(table.settings.players)],
         "public": table.settings.public,
         "chat": table.settings.chat,
-        "short": table.settings.target == 500,
+        "short": table.settings.target == rules.game.SHORT_TARGET,
         "move_seconds": table.settings.move_seconds,
         "options": rules.options_to_json(table.settings.options),
         "rematch": table.rematch,
@@ -203,27 +210,59 @@ async def game_page(request: Request) -> Response:
     return _file("game.html")
 
 
+def site_facts(settings: Settings, lang: str = catalogue.DEFAULT) -> dict[str, Any]:
+    """What every page learns once: who runs this copy (the terms and privacy pages),
+    what the home page's form offers (the move times, R27, the short game, R32, the table
+    options with their presets, the computer levels), the limits the pages share with the
+    server, and the catalogue of the page's language (``words``), by which it names them
+    all."""
+    return {
+        "operator": {
+            "name": settings.operator_name,
+            "address": settings.operator_address,
+            "email": settings.operator_email,
+        },
+        "move_seconds": {
+            "public": [timing.MOVE_SECONDS],
+            "private": list(timing.PRIVATE_MOVE_SECONDS),
+        },
+        "short_game": {
+            "target": rules.game.SHORT_TARGET,
+            "barrel": rules.game.barrel_for(rules.game.SHORT_TARGET),
+        },
+        "options": option_table(),
+        "presets": [{"key": key, "options": chosen} for key, chosen in PRESETS.items()],
+        "levels": list(computer.LEVELS),
+        "phases": [phase.value for phase in Phase],
+        "limits": {
+            "kept": KEPT,
+            "nick": texts.NICK_MAX,
+            "name": texts.NAME_MAX,
+            "chat": texts.CHAT_MAX,
+        },
+        "lang": lang,
+        "words": dict(catalogue.words(lang)),
+    }
+
+
+_site: dict[int, tuple[bytes, str]] = {}
+
+
 async def site(request: Request) -> Response:
-    """Who runs this copy of the game (the terms and privacy pages), and what the home
-    page's form offers: the move times (R27) and the short game (R32)."""
+    """``site_facts`` as JSON, the same bytes while the process runs: sent with an ETag
+    (its hash) and ``no-cache``, so a page load asks again and gets a 304 while nothing
+    changed, and a new release or configuration is seen at once."""
     settings = service_of(request).settings
-    return JSONResponse(
-        {
-            "operator": {
-                "name": settings.operator_name,
-                "address": settings.operator_address,
-                "email": settings.operator_email,
-            },
-            "move_seconds": {
-                "public": [timing.MOVE_SECONDS],
-                "private": list(timing.PRIVATE_MOVE_SECONDS),
-            },
-            "short_game": {
-                "target": rules.game.SHORT_TARGET,
-                "barrel": rules.game.barrel_for(rules.game.SHORT_TARGET),
-            },
-        }
-    )
+    if id(settings) not in _site:
+        body = json.dumps(site_facts(settings), ensure_ascii=False, separators=(",", ":"))
+        encoded = body.encode()
+        _site.clear()
+        _site[id(settings)] = encoded, f'"{hashlib.sha256(encoded).hexdigest()[:20]}"'
+    body_bytes, etag = _site[id(settings)]
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body_bytes, media_type="application/json", headers=headers)
 
 
 async def service_error(request: Request, error: Exception) -> Response:
@@ -235,11 +274,11 @@ async def http_error(request: Request, error: Exception) -> Response:
     """Unknown paths and wrong methods get the same error shape as everything else."""
     assert isinstance(error, HTTPException)
     if error.status_code == 404:
-        refusal = ServiceError("not_found", "Nie ma takiej strony.", 404)
+        refusal = ServiceError("error.not_found", 404)
     elif error.status_code == 405:
-        refusal = ServiceError("method_not_allowed", "Ta metoda nie jest tu obsługiwana.", 405)
+        refusal = ServiceError("error.method_not_allowed", 405)
     else:
-        refusal = ServiceError("http_error", "Nieprawidłowe żądanie.", error.status_code)
+        refusal = ServiceError("error.http_error", error.status_code)
     return JSONResponse(error_body(refusal), status_code=refusal.status, headers=error.headers)
 
 

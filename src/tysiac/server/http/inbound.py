@@ -32,7 +32,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError
 
-TOO_LARGE = ("too_large", "Za dużo danych.", 413)
 DRAIN_LIMIT = 128 * 1024  # bytes of an unread body read to its end rather than cut off
 
 
@@ -61,7 +60,7 @@ def origin_allowed(headers: Mapping[str, str], settings: Settings) -> bool:
 
 def check_origin(connection: HTTPConnection, settings: Settings) -> None:
     if not origin_allowed(connection.headers, settings):
-        raise ServiceError("foreign_origin", "Żądanie z innej strony zostało odrzucone.", 403)
+        raise ServiceError("error.foreign_origin", 403)
 
 
 async def json_body(
@@ -71,15 +70,11 @@ async def json_body(
 
     Past the limit ``too_large`` is raised (by default a plain 413).
     """
-    too_large = too_large or ServiceError(*TOO_LARGE)
+    too_large = too_large or ServiceError("error.too_large", 413)
     check_origin(request, settings)
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media_type != "application/json":
-        raise ServiceError(
-            "unsupported_media_type",
-            "Dane mają być wysłane jako JSON (application/json).",
-            415,
-        )
+        raise ServiceError("error.unsupported_media_type", 415)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise too_large

@@ -78,8 +78,11 @@ _client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 def _refusal(error: ValidationError) -> ServiceError:
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "wiadomość"
-    return ServiceError("malformed", f"Nieprawidłowe dane (pole „{where}”).", 422)
+    where = ".".join(str(part) for part in first["loc"])
+    if not where:
+        return ServiceError("error.malformed.whole", 422)
+    # The form field it concerns: "options.bid_step" is the options.
+    return ServiceError("error.malformed", 422, field=str(first["loc"][0]), where=where)
 
 
 M = TypeVar("M", bound=Strict)
@@ -87,7 +90,7 @@ M = TypeVar("M", bound=Strict)
 
 def parse_body(model: type[M], body: bytes) -> M:
     if len(body) > MAX_BODY:
-        raise ServiceError("too_large", "Za dużo danych.", 413)
+        raise ServiceError("error.too_large", 413)
     try:
         return model.model_validate_json(body)
     except ValidationError as error:
@@ -96,14 +99,21 @@ def parse_body(model: type[M], body: bytes) -> M:
 
 def parse_message(text: str) -> Hello | Move | Chat | Report | Rematch | AddBot | RemoveBot | Ping:
     if len(text) > MAX_BODY:
-        raise ServiceError("too_large", "Za długa wiadomość.", 413)
+        raise ServiceError("error.too_large.message", 413)
     try:
         return _client_message.validate_json(text)
     except ValidationError as error:
         if any(e["type"] == "json_invalid" for e in error.errors()):
-            raise ServiceError("bad_json", "Nieprawidłowy JSON.", 400) from None
+            raise ServiceError("error.bad_json", 400) from None
         raise _refusal(error) from None
 
 
 def error_body(error: ServiceError) -> dict[str, Any]:
-    return {"error": {"code": error.code, "message": error.message}}
+    """``code`` and ``message`` always; ``field`` when the refusal concerns one field of
+    the request (the form shows it there), ``params`` when the message has values."""
+    body: dict[str, Any] = {"code": error.code, "message": error.message}
+    if error.field is not None:
+        body["field"] = error.field
+    if error.params:
+        body["params"] = error.params
+    return {"error": body}

@@ -18,7 +18,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tysiac.bus.messages import Broken, Deleted, Message, Presence, Resync, Update
-from tysiac.server.errors import UNKNOWN_GAME, ServiceError
+from tysiac.server.errors import ServiceError, unknown_game
 from tysiac.server.game import computers, play, rematch, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import Held
@@ -103,13 +103,13 @@ class Connection:
                 if refused > FLOOD_LIMIT:
                     await self.ws.close(code=1008)
                     return
-                await self.error(ServiceError("rate_limited", "Za dużo wiadomości naraz. Zwolnij."))
+                await self.error(ServiceError("error.rate_limited"))
                 continue
             refused = 0
             text = message.get("text")
             try:
                 if text is None:
-                    raise ServiceError("bad_json", "Wiadomości mają być tekstem JSON.")
+                    raise ServiceError("error.bad_json.text")
                 await self.dispatch(text)
             except ServiceError as error:
                 await self.error(error)
@@ -135,7 +135,7 @@ class Connection:
             case Ping():
                 await self.send({"type": "pong"})
             case Hello():
-                raise ServiceError("already_hello", "Połączenie jest już przywitane.")
+                raise ServiceError("error.already_hello")
 
     async def write(self) -> None:
         queue = self.service.bus.subscribe(self.code)
@@ -189,19 +189,16 @@ async def game_socket(ws: WebSocket) -> None:
     code = normalise_code(str(ws.path_params["code"]))
     try:
         if code is None:
-            raise ServiceError(*UNKNOWN_GAME)
+            raise unknown_game()
         hello_seconds = service.settings.request_timeout_seconds
         hello = parse_message(await asyncio.wait_for(ws.receive_text(), hello_seconds))
         if not isinstance(hello, Hello):
-            raise ServiceError("hello_first", "Najpierw wyślij powitanie (hello).")
+            raise ServiceError("error.hello_first")
         seat = await service.seat_of(code, hello.token)
         await service.table(code)
         if not service.throttle.open_socket(code, seat):
             raise ServiceError(
-                "too_many_sockets",
-                f"Ten gracz ma już {service.settings.max_sockets_per_seat} otwartych połączeń z tą "
-                "grą. Zamknij inne karty lub okna z tą grą i odśwież stronę.",
-                429,
+                "error.too_many_sockets", 429, limit=service.settings.max_sockets_per_seat
             )
     except ServiceError as error:
         # The client may be gone by now: then there is nobody to tell (WebSocketDisconnect).

@@ -3,7 +3,7 @@
 Start here::
 
     clean_nick("  Ala  ")          # -> "Ala"
-    clean_nick("\\u3164")            # TextRefused("invisible_nick", ...): a Hangul filler
+    clean_nick("\\u3164")            # TextRefused("error.invisible_nick", "nick"): a Hangul filler
     clean_name("   ")               # -> None: a blank game name is no name
     clean_chat("brawo 👍\\u200b")    # -> "brawo 👍": invisible characters dropped
     same_nick("Ala", "Аla")         # -> True: Cyrillic А, the same skeleton
@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
+from tysiac.catalogue import text
 from tysiac.wordfilter.skeleton import is_default_ignorable, is_emoji, skeleton
 
 NICK_MAX = 20
@@ -41,35 +43,43 @@ MARKS = frozenset(("Mn", "Me"))
 
 
 class TextRefused(ValueError):
-    """A refused text: ``code`` is stable, ``message`` Polish, for the writer."""
+    """A refused text: ``key`` the catalogue's (``error.<code>.<kind>``), ``field`` the
+    form field it came in, ``params`` the message's values; ``message`` Polish."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, key: str, field: str, /, **params: object) -> None:
+        self.message = text(key, **params)
+        super().__init__(self.message)
+        self.key = key
+        self.code = key.split(".")[1]
+        self.field = field
+        self.params: dict[str, Any] = params
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One kind of text: its name in the messages, its limit, and what it does with
-    invisible (default-ignorable) characters."""
+    """One kind of text: its messages' keys end in ``kind`` (``error.too_long.nick``: each
+    language's grammar agrees with its noun), ``field`` is where the request carries it,
+    its limit, and what it does with invisible (default-ignorable) characters."""
 
-    what: str  # the subject of the messages: "Nick zawiera..."
+    kind: str
+    field: str
     limit: int
-    empty: str  # its own message: Polish adjectives agree with the noun
     drop_invisible: bool  # False: refuse them
 
+    def refused(self, code: str, /, **params: object) -> TextRefused:
+        return TextRefused(f"error.{code}.{self.kind}", self.field, **params)
 
-NICK = Field("Nick", NICK_MAX, "Nick nie może być pusty.", drop_invisible=False)
-NAME = Field("Nazwa gry", NAME_MAX, "Nazwa gry nie może być pusta.", drop_invisible=False)
-CHAT = Field("Wiadomość", CHAT_MAX, "Wiadomość nie może być pusta.", drop_invisible=True)
+
+NICK = Field("nick", "nick", NICK_MAX, drop_invisible=False)
+NAME = Field("name", "name", NAME_MAX, drop_invisible=False)
+CHAT = Field("chat", "text", CHAT_MAX, drop_invisible=True)
 
 
 def clean_nick(text: str) -> str:
     """A nick, cleaned; refused when blank, too long, invisible or with bad characters."""
     nick = _folded(text, NICK)
     if not any(_visible(char) for char in nick):
-        raise TextRefused("invisible_nick", "Nick musi zawierać widoczną literę albo cyfrę.")
+        raise TextRefused("error.invisible_nick", NICK.field)
     _check_characters(nick, NICK)
     return nick
 
@@ -118,9 +128,9 @@ def _folded(text: str, field: Field) -> str:
         text = _without_invisible(text)
     text = " ".join(unicodedata.normalize("NFC", text).translate(BLANKS).split())
     if not text:
-        raise TextRefused("empty_text", field.empty)
+        raise field.refused("empty_text")
     if len(text) > field.limit:
-        raise TextRefused("too_long", f"{field.what} może mieć najwyżej {field.limit} znaków.")
+        raise field.refused("too_long", limit=field.limit)
     return text
 
 
@@ -139,19 +149,13 @@ def _check_characters(text: str, field: Field) -> None:
             raise _bad_characters(field)
         marks = marks + 1 if category in MARKS else 0
         if marks > MAX_MARKS:
-            raise TextRefused(
-                "too_many_marks",
-                f"{field.what} ma za dużo znaków diakrytycznych przy jednej literze "
-                f"(najwyżej {MAX_MARKS}).",
-            )
+            raise field.refused("too_many_marks", limit=MAX_MARKS)
         if category not in MARKS:
             previous = char
 
 
 def _bad_characters(field: Field) -> TextRefused:
-    return TextRefused(
-        "bad_characters", f"{field.what} zawiera niedozwolone znaki (niewidoczne albo sterujące)."
-    )
+    return field.refused("bad_characters")
 
 
 def _presentation(previous: str, char: str) -> bool:

@@ -15,13 +15,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tysiac import wordfilter
+from tysiac.catalogue import Word, spell
 from tysiac.server.moderation.authors import Author
 from tysiac.store import moderationdb
 
-APPEAL = (
-    " Jeśli uważasz, że to pomyłka (na przykład dzielisz adres IP z innymi), napisz do"
-    " operatora przez formularz kontaktowy: /kontakt."
-)
+APPEAL = Word("moderation.appeal")  # said after every block
 
 WARNINGS = 2  # violations that only warn
 FIRST_BLOCK = timedelta(hours=24)
@@ -32,12 +30,8 @@ IP_BLOCK = timedelta(hours=24)
 KEEP_OFFENDERS = timedelta(days=90)  # after the last violation
 KEEP_TEXTS = timedelta(days=30)  # rejected and reported texts in the admin log
 
-# What was refused, as the writer is told.
-REFUSED = {
-    "nick": "Ten nick zawiera niedozwolone słowo i został odrzucony.",
-    "name": "Nazwa gry zawiera niedozwolone słowo i została odrzucona.",
-    "chat": "Wiadomość nie została wysłana: zawiera niedozwolone słowo.",
-}
+# Where the refused text came (the request's field), by the kind of text.
+FIELDS = {"nick": "nick", "name": "name", "chat": "text"}
 
 try:
     POLISH_TIME: ZoneInfo | None = ZoneInfo("Europe/Warsaw")
@@ -46,12 +40,16 @@ except ZoneInfoNotFoundError:  # pragma: no cover - a system without time zone d
 
 
 class Refused(Exception):
-    """A text or an author refused by moderation; ``message`` is Polish, for the writer."""
+    """A text or an author refused by moderation: ``words`` say it (the catalogue's
+    ``error.<code>.<kind>`` and the sentences that follow), ``message`` in Polish;
+    ``field`` is the refused text's request field (None for a blocked author)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, words: tuple[Word, ...], field: str | None = None) -> None:
+        self.words = words
+        self.message = spell(words)
+        super().__init__(self.message)
+        self.code = words[0].key.split(".")[1]
+        self.field = field
 
 
 def until_text(moment: datetime) -> str:
@@ -67,17 +65,13 @@ def is_vulgar(text: str) -> bool:
 
 async def check_not_blocked(conn: AsyncConnection, author: Author, now: datetime) -> None:
     """Refuse a blocked device or address, saying until when."""
-    for kind, hash_, who in (
-        ("device", author.device, "To urządzenie jest zablokowane"),
-        ("ip", author.ip, "Twój adres IP jest zablokowany"),
+    for kind, hash_, key in (
+        ("device", author.device, "error.blocked.device"),
+        ("ip", author.ip, "error.blocked.ip"),
     ):
         until = await moderationdb.blocked_until(conn, kind, hash_, now)
         if until is not None:
-            raise Refused(
-                "blocked",
-                f"{who} za naruszenia regulaminu do {until_text(until)}. Do tego czasu nie "
-                f"możesz zakładać gier, dołączać do nich ani pisać na czacie.{APPEAL}",
-            )
+            raise Refused((Word(key, {"until": until_text(until)}), APPEAL))
 
 
 async def record_violation(
@@ -110,30 +104,18 @@ async def record_violation(
     if count > WARNINGS:
         until = now + (FIRST_BLOCK if count == WARNINGS + 1 else LATER_BLOCK)
         await moderationdb.block(conn, "device", author.device, until)
-    message = f"{REFUSED[field]} {_consequence(count, now)}"
+    words = (Word(f"error.vulgar.{field}"), *_consequence(count, now))
     if await moderationdb.devices_with_violations(conn, author.ip, now - IP_WINDOW) >= IP_DEVICES:
         await moderationdb.block(conn, "ip", author.ip, now + IP_BLOCK)
-        message += (
-            f" Z Twojego adresu IP naruszenia popełniło kilka urządzeń: adres jest zablokowany "
-            f"do {until_text(now + IP_BLOCK)}.{APPEAL}"
-        )
-    return Refused("vulgar", message)
+        words += (Word("moderation.block.ip", {"until": until_text(now + IP_BLOCK)}), APPEAL)
+    return Refused(words, FIELDS[field])
 
 
-def _consequence(count: int, now: datetime) -> str:
+def _consequence(count: int, now: datetime) -> tuple[Word, ...]:
     if count == 1:
-        return (
-            "To pierwsze ostrzeżenie: przy trzecim naruszeniu to urządzenie zostanie "
-            "zablokowane na 24 godziny."
-        )
+        return (Word("moderation.warning.first"),)
     if count == WARNINGS:
-        return (
-            "To drugie, ostatnie ostrzeżenie: przy następnym naruszeniu to urządzenie "
-            "zostanie zablokowane na 24 godziny."
-        )
+        return (Word("moderation.warning.second"),)
     block = FIRST_BLOCK if count == WARNINGS + 1 else LATER_BLOCK
-    length = "24 godziny" if block == FIRST_BLOCK else "tydzień"
-    return (
-        f"To urządzenie jest zablokowane na {length}, do {until_text(now + block)}: "
-        f"do tego czasu nie możesz zakładać gier, dołączać do nich ani pisać na czacie.{APPEAL}"
-    )
+    key = "moderation.block.first" if block == FIRST_BLOCK else "moderation.block.later"
+    return Word(key, {"until": until_text(now + block)}), APPEAL

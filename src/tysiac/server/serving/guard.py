@@ -48,9 +48,9 @@ def descriptor_capacity() -> int:
     return max(16, soft - max(64, soft // 8))
 
 
-def error_response(status: int, code: str, message: str, *extra: tuple[str, str]) -> bytes:
+def error_response(status: int, key: str, *extra: tuple[str, str]) -> bytes:
     """A whole HTTP/1.1 response in the project's error shape, closing the connection."""
-    refusal = ServiceError(code, message, status)
+    refusal = ServiceError(key, status)
     body = json.dumps(error_body(refusal), ensure_ascii=False).encode()
     headers = [
         ("Content-Type", "application/json"),
@@ -67,20 +67,15 @@ def error_response(status: int, code: str, message: str, *extra: tuple[str, str]
 
 TOO_MANY_CONNECTIONS = error_response(
     429,
-    "too_many_connections",
-    "Za dużo otwartych połączeń z Twojego adresu. Zamknij inne karty z grą"
-    " i spróbuj ponownie za chwilę.",
+    "error.too_many_connections",
     ("Retry-After", "10"),
 )
 SERVER_BUSY = error_response(
     503,
-    "server_busy",
-    "Serwer jest teraz przeciążony. Spróbuj ponownie za chwilę.",
+    "error.server_busy",
     ("Retry-After", "10"),
 )
-REQUEST_TIMEOUT = error_response(
-    408, "request_timeout", "Żądanie nie dotarło w całości na czas. Spróbuj ponownie."
-)
+REQUEST_TIMEOUT = error_response(408, "error.request_timeout")
 
 
 class ConnectionGuard:

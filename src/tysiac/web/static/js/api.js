@@ -1,21 +1,25 @@
 // The HTTP side of the protocol (docs/protocol.md §3): lobby calls, JSON in and out.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  // `field`: the request's field the refusal concerns ("nick", "options"…), or undefined;
+  // `params`: the message's named values (docs/protocol.md, the error body).
+  constructor(code, message, status, field, params) {
     super(message);
     this.code = code;
     this.status = status;
+    this.field = field;
+    this.params = params ?? {};
   }
 }
 
-export async function request(method, path, body) {
+export async function request(method, path, body, cache = "no-store") {
   let response;
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
+      cache,
     });
   } catch {
     throw new ApiError(
@@ -36,6 +40,8 @@ export async function request(method, path, body) {
       error?.code || "http",
       error?.message || `Błąd serwera (${response.status}).`,
       response.status,
+      error?.field,
+      error?.params,
     );
   }
   return data;
@@ -49,4 +55,5 @@ export const joinGame = (code, nick) =>
   request("POST", `/api/games/${encodeURIComponent(code)}/join`, { nick });
 export const listGames = () => request("GET", "/api/games");
 export const gameInfo = (code) => request("GET", `/api/games/${encodeURIComponent(code)}`);
-export const siteInfo = () => request("GET", "/api/site");
+// Revalidated, not refetched: the server answers 304 to its ETag while nothing changed.
+export const siteInfo = () => request("GET", "/api/site", undefined, "no-cache");

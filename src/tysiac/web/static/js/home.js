@@ -1,9 +1,18 @@
 // The home page (/): a new game, joining by code, the public games (polled) and the
 // games this browser holds a seat in.
 import { $, el } from "./dom.js";
-import { createGame, gameInfo, joinGame, listGames, normaliseCode, siteInfo } from "./api.js";
+import { createGame, gameInfo, joinGame, listGames, normaliseCode } from "./api.js";
 import { durationText } from "./a11y.js";
-import { DEFAULTS, OPTIONS, PRESETS, changedOptions, optionsLine } from "./options.js";
+import {
+  DEFAULTS,
+  OPTIONS,
+  PRESETS,
+  changedOptions,
+  defaultMarked,
+  optionsLine,
+} from "./options.js";
+import { site } from "./site.js";
+import { t } from "./words.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
 import * as store from "./store.js";
@@ -43,12 +52,8 @@ function showError(spot, text) {
   }
 }
 
-// A refused text names its field first ("Nick może mieć…", "Nazwa gry…").
-const TEXT_REFUSALS = ["vulgar", "too_long", "bad_characters", "too_many_marks", "empty_text"];
-const isNickError = (error) =>
-  error.code === "nick_taken" ||
-  error.code === "invisible_nick" ||
-  (TEXT_REFUSALS.includes(error.code) && error.message.startsWith("Nick"));
+// The server says which field a refusal concerns (error.field, docs/protocol.md).
+const isNickError = (error) => error.field === "nick";
 // Refusals that are about the game the code names, not about the nick.
 const GAME_ERRORS = [
   "unknown_game",
@@ -96,7 +101,7 @@ function drawHouseRules() {
             "aria-describedby": `opt-${option.key}-hint`,
           },
           option.values.map(([value, label], i) =>
-            el("option", { value: String(value) }, i ? label : `${label} (zwykle)`),
+            el("option", { value: String(value) }, i ? label : defaultMarked(label)),
           ),
         ),
         el("span", { class: "hint", id: `opt-${option.key}-hint` }, option.help),
@@ -158,16 +163,15 @@ function restore() {
 
 let moveTimes = null; // {public: [seconds], private: [seconds]}, once loaded
 
-async function loadMoveTimes() {
+function loadMoveTimes() {
   const select = field("move_seconds");
-  try {
-    const site = await siteInfo();
-    moveTimes = site.move_seconds;
-    showShortGame(site.short_game);
-  } catch {
+  if (!site) {
     $("move-hint").textContent = "Nie udało się wczytać czasów na ruch: gra dostanie domyślny.";
     return;
   }
+  moveTimes = site.move_seconds;
+  showShortGame(site.short_game);
+  showLevels(site.levels);
   const all = [...new Set([...moveTimes.public, ...moveTimes.private])].sort((a, b) => a - b);
   select.replaceChildren(
     ...all.map((seconds) => el("option", { value: String(seconds) }, durationText(seconds))),
@@ -176,6 +180,16 @@ async function loadMoveTimes() {
   if (all.includes(saved)) select.value = String(saved);
   select.disabled = false;
   syncPublic();
+}
+
+/** The computer levels the server has, by their names (level.<level>). */
+function showLevels(levels) {
+  const select = field("bot_level");
+  const chosen = select.value;
+  select.replaceChildren(
+    ...levels.map((level) => el("option", { value: level }, t(`level.${level}`))),
+  );
+  if (levels.includes(chosen)) select.value = chosen;
 }
 
 /** The short game as the server plays it (R32): its target and where its barrel starts. */
@@ -276,7 +290,7 @@ async function join(code, spot) {
   clearErrors();
   const held = store.loadSeat(code);
   if (held) {
-    store.setNotice(`Już siedzisz przy tym stole jako ${held.nick || "gracz"}.`);
+    store.setNotice(t("error.already_seated", { nick: held.nick || "gracz" }));
     location.href = `/g/${code}`;
     return;
   }

@@ -9,8 +9,10 @@ import { createRenderer } from "./render.js";
 import { initSettings } from "./settings.js";
 import { openSocket } from "./socket.js";
 import { play as playSound } from "./sound.js";
+import { site } from "./site.js";
 import * as S from "./state.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 initSettings();
 initPwa();
@@ -38,16 +40,20 @@ const nickOf = (seat) => S.nickOf(state, seat);
 
 const say = logLine;
 
-// Refusals of a chat line, shown beside the chat rather than at the top.
-const CHAT_REFUSALS = [
-  "vulgar",
-  "chat_closed",
-  "chat_rate",
-  "too_long",
-  "empty_text",
-  "bad_characters",
-  "too_many_marks",
-];
+// The computer levels the server has, by their names (level.<level>), in the host's list.
+function showLevels(select, levels) {
+  const chosen = select.value;
+  select.replaceChildren(
+    ...levels.map((level) => {
+      const option = document.createElement("option");
+      option.value = level;
+      option.textContent = t(`level.${level}`);
+      return option;
+    }),
+  );
+  if (levels.includes(chosen)) select.value = chosen;
+}
+if (site) showLevels($("add-bot-level"), site.levels);
 
 // --- the socket ---
 
@@ -82,9 +88,10 @@ const handlers = {
     }
   },
   error(message) {
-    const { code: kind, message: text } = message.error;
+    const { code: kind, message: text, field } = message.error;
     if (kind === "deleted") store.markEnded(code);
-    if (CHAT_REFUSALS.includes(kind)) {
+    if (field === "text") {
+      // A refusal of a chat line (the field of the chat message), shown beside the chat.
       // Kept beside the chat until the next message: a state that follows does not hide it.
       update(S.withFlag(state, "chatError", text));
       say(text);

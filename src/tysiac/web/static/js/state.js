@@ -4,6 +4,8 @@
 // which card has the keyboard focus, open panels. No DOM here: what the page drew
 // before (for motion and announcements) comes in as a plain object too.
 import { cardsToPick, outcomeText, plural } from "./a11y.js";
+import { limit } from "./site.js";
+import { t } from "./words.js";
 
 export function initialState(code, stored) {
   return {
@@ -40,12 +42,11 @@ export const legal = (state) => state.snap?.view?.legal ?? {};
 export const isPlayer = (state) => you(state) !== null;
 
 export function nickOf(state, seat) {
-  return state.snap?.game.seats[seat]?.nick ?? `miejsce ${seat + 1}`;
+  return state.snap?.game.seats[seat]?.nick ?? t("seat.name", { number: seat + 1 });
 }
 
-const BOT_LEVELS = { easy: "łatwy", medium: "średni", strong: "mocny" };
-/** A computer player's level in Polish: "mocny". */
-export const levelName = (level) => BOT_LEVELS[level] ?? level;
+/** A computer player's level by the catalogue (level.<level>): "mocny". */
+export const levelName = (level) => t(`level.${level}`);
 
 /** A seat's name in the move log and the announcements: a computer player's with its
  * level, "Komputer 1 (mocny)". */
@@ -56,9 +57,10 @@ export function speakerOf(state, seat) {
 
 const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;
 
-// The server keeps the last 100 log entries and chat lines; a state after the first on a
-// connection (`delta`) carries only those that came since, to add to the ones held.
-const KEPT = 100;
+// The server keeps the last 100 log entries and chat lines (/api/site limits.kept); a state
+// after the first on a connection (`delta`) carries only those that came since, to add to
+// the ones held.
+const KEPT = limit("kept", Infinity);
 const added = (held, fresh, key) => {
   const newest = held.at(-1)?.[key] ?? 0;
   return [...held, ...fresh.filter((entry) => entry[key] > newest)].slice(-KEPT);

@@ -1,0 +1,57 @@
+"""/api/site: the page's words and tables, once per load, revalidated by its ETag; and the
+error body's ``field`` and ``params`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tysiac import bots, catalogue
+from tysiac.rules.options import CHOICES, PRESETS
+from tysiac.server.game.table import KEPT
+
+from .harness import live_server
+
+
+def test_site_carries_the_words_and_the_tables_and_answers_304_to_its_etag(
+    tmp_path: Path,
+) -> None:
+    with live_server(tmp_path) as server, server.http() as http:
+        response = http.get("/api/site")
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "no-cache"
+        site = response.json()
+        assert site["words"] == dict(catalogue.words("pl")) and site["lang"] == "pl"
+        assert [o["key"] for o in site["options"]] == list(CHOICES)
+        bid_step = site["options"][0]
+        assert bid_step == {"key": "bid_step", "id": "V1", "values": [10, 5], "default": 10}
+        assert [p["key"] for p in site["presets"]] == list(PRESETS)
+        assert site["levels"] == list(bots.LEVELS)
+        assert site["phases"][:2] == ["blind", "bidding"]
+        assert site["limits"] == {"kept": KEPT, "nick": 20, "name": 40, "chat": 200}
+        assert site["short_game"] == {"target": 500, "barrel": 300}
+        again = http.get("/api/site", headers={"If-None-Match": response.headers["etag"]})
+        assert again.status_code == 304 and not again.content
+
+
+def test_a_refusal_names_its_field_and_its_values(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server, server.http() as http:
+        long_nick = http.post("/api/games", json={"nick": "x" * 21, "players": 3})
+        assert long_nick.json()["error"] == {
+            "code": "too_long",
+            "message": "Nick może mieć najwyżej 20 znaków.",
+            "field": "nick",
+            "params": {"limit": 20},
+        }
+        options = http.post(
+            "/api/games", json={"nick": "Ala", "players": 3, "options": {"bid_step": 7}}
+        )
+        assert options.json()["error"] == {
+            "code": "bad_options",
+            "message": "Krok licytacji: niedozwolona wartość 7. Można: 10, 5.",
+            "field": "options",
+            "params": {"option": "Krok licytacji", "value": "7", "allowed": "10, 5"},
+        }
+        players = http.post("/api/games", json={"nick": "Ala", "players": 5})
+        assert players.json()["error"]["field"] == "players"
+        unknown = http.get("/api/games/ZZZZZZ").json()["error"]
+        assert unknown == {"code": "unknown_game", "message": "Nie ma gry o takim kodzie."}
