@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tysiac import bots, catalogue
+from tysiac.rules import cards
 from tysiac.rules.hand import Phase
 from tysiac.rules.options import CHOICES, PRESETS, option_id, value_key
 from tysiac.server.moderation import texts, violations
@@ -24,7 +25,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "tysiac"
 JS = SRC / "web" / "static" / "js"
 WORDS = catalogue.words("pl")
-KEY = re.compile(r"(?:error|moderation|option|options|preset|level|phase|seat)(?:\.[a-z0-9_]+)+")
+# The groups of keys (docs/catalogue.md); a card's rank and suit are spelled by their codes
+# (card.rank.Q, card.suit.H), the only capitals in a key.
+GROUPS = (
+    "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
+    "|outcome|turn|table|connection|home|contact|settings|page"
+)
+KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b)[A-Za-z0-9_]+)+")  # not contact.html
+# The forms of a counted text (a11y.js pluralForm, counted("count.cards", n)).
+PLURAL_FORMS = ("one", "few", "many")
 # Arguments of a refusal that are no placeholder.
 NOT_PARAMS = {"status", "field", "more"}
 
@@ -33,14 +42,12 @@ NOT_PARAMS = {"status", "field", "more"}
 # (render.js and a11y.js are being split into region modules first). This list shrinks to
 # empty; it never grows.
 NOT_YET = {
-    "a11y.js": 30,  # announcements and the cards' names
     "api.js": 2,  # "no connection", "server error"
     "contact.js": 11,  # the contact form
     "home.js": 22,  # the home page's lists and hints
     "main.js": 15,  # the table page's notes
     "page.js": 3,  # the terms page's operator lines
     "settings.js": 9,  # the settings panel
-    "state.js": 15,  # the turn's notice and the prompts
     "table/chat.js": 5,  # the table, region by region
     "table/controls.js": 17,
     "table/drawer.js": 1,
@@ -121,7 +128,20 @@ def families() -> set[str]:
     keys |= {f"error.{what}_step.{step}" for what in ("bid", "contract") for step in (10, 5)}
     actions = (SRC / "rules" / "actions.py").read_text(encoding="utf-8")
     keys |= {f"error.malformed.action.{w}" for w in re.findall(r'_malformed\("(\w+)"', actions)}
+    # A card's names by its codes (rules/cards.py; a11y.js, cards.js and card_name spell
+    # them as card.rank.${rank}, which no scan of literal keys sees).
+    keys |= {f"card.{part}.{rank}" for part in ("rank", "face") for rank in cards.RANKS}
+    keys |= {f"card.suit.{suit}" for suit in cards.SUITS}
     return keys
+
+
+def counted_stems_in_js() -> set[str]:
+    """The stems a page module counts with (counted("count.cards", n)): each stands for
+    its plural forms (stem.one, .few, .many)."""
+    found: set[str] = set()
+    for path in JS.rglob("*.js"):
+        found |= set(re.findall(r'\bcounted\(\s*"([^"$]+)"', path.read_text(encoding="utf-8")))
+    return found
 
 
 def test_every_key_the_server_uses_is_in_the_catalogue_with_its_placeholders() -> None:
@@ -146,6 +166,7 @@ def test_every_family_the_server_names_is_in_the_catalogue() -> None:
 
 def test_every_key_in_the_catalogue_is_used() -> None:
     used = set(literal_keys_in_python()) | keys_in_js() | families()
+    used |= {f"{stem}.{form}" for stem in counted_stems_in_js() for form in PLURAL_FORMS}
     unused = WORDS.keys() - used
     assert not unused, f"keys nobody uses: {sorted(unused)}"
 
@@ -154,6 +175,9 @@ def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
     for path in JS.rglob("*.js"):
         for key in re.findall(r'\bt\(\s*"([^"$]+)"', path.read_text(encoding="utf-8")):
             assert key in WORDS, f"{path.name}: {key}"
+        for stem in re.findall(r'\bcounted\(\s*"([^"$]+)"', path.read_text(encoding="utf-8")):
+            for form in PLURAL_FORMS:
+                assert f"{stem}.{form}" in WORDS, f"{path.name}: {stem}.{form}"
 
 
 def test_the_catalogue_keys_and_placeholders_are_well_formed() -> None:

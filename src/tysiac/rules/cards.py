@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tysiac.catalogue import DEFAULT, text
+
 Card = int
 Suit = int
 Mask = int
@@ -25,10 +27,9 @@ ALL_CARDS: tuple[Card, ...] = tuple(range(24))
 RANK_POINTS = (0, 2, 3, 4, 10, 11)
 MARRIAGE_VALUES = (40, 60, 80, 100)
 
-# Polish names (R2): on-screen labels and screen-reader words.
-RANK_LABELS = ("9", "W", "D", "K", "10", "A")
-RANK_NAMES = ("dziewiątka", "walet", "dama", "król", "dziesiątka", "as")
-SUIT_NAMES = ("pik", "trefl", "karo", "kier")
+# The names (R2) are the catalogue's, by code, the same the page shows: the on-screen
+# label card.face.<rank> ("D"), the spoken name card.name of card.rank.<rank> and
+# card.suit.<suit> ("dama kier").
 SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
 
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % 6] for c in ALL_CARDS)
@@ -63,14 +64,16 @@ def suit_code(suit: Suit) -> str:
     return SUITS[suit]
 
 
-def card_name(card: Card) -> str:
+def card_name(card: Card, lang: str = DEFAULT) -> str:
     """The screen-reader name, e.g. ``"dama kier"`` (R2)."""
-    return f"{RANK_NAMES[card % 6]} {SUIT_NAMES[card // 6]}"
+    rank = text(f"card.rank.{RANKS[card % 6]}", lang)
+    suit = text(f"card.suit.{SUITS[card // 6]}", lang)
+    return text("card.name", lang, rank=rank, suit=suit)
 
 
-def card_label(card: Card) -> str:
+def card_label(card: Card, lang: str = DEFAULT) -> str:
     """The on-screen label, e.g. ``"D♥"`` (R2)."""
-    return RANK_LABELS[card % 6] + SUIT_SYMBOLS[card // 6]
+    return text(f"card.face.{RANKS[card % 6]}", lang) + SUIT_SYMBOLS[card // 6]
 
 
 def _table(bits: int, offset: int) -> tuple[tuple[Card, ...], ...]:

@@ -1,111 +1,120 @@
-// What a screen reader hears: the Polish names of cards (R2) and the two live regions
-// of the table page, present from the start: role="status" (whose turn, time running
-// short) and role="log" "Przebieg gry" (bids, plays, tricks, melds, hand results).
+// What a screen reader hears: the names of cards (R2, the catalogue's card.*), the lines
+// of the move log (log.*), and the two live regions of the table page, present from the
+// start: role="status" (whose turn, time running short) and role="log" "Przebieg gry"
+// (bids, plays, tricks, melds, hand results). Pure but for the live regions' nodes.
 
-export const RANKS = {
-  9: "dziewiątka",
-  J: "walet",
-  Q: "dama",
-  K: "król",
-  T: "dziesiątka",
-  A: "as",
-};
-export const SUITS = { S: "pik", C: "trefl", D: "karo", H: "kier" };
-export const BACK = "zakryta karta";
+import "./site.js"; // the words first: the names below are taken once
+import { t } from "./words.js";
+
+const RANK_CODES = "9JQKTA";
+const SUIT_CODES = "SCDH";
+/** The ranks' and suits' names by code (card.rank.<rank>, card.suit.<suit>). */
+export const RANKS = Object.fromEntries([...RANK_CODES].map((r) => [r, t(`card.rank.${r}`)]));
+export const SUITS = Object.fromEntries([...SUIT_CODES].map((s) => [s, t(`card.suit.${s}`)]));
+export const BACK = t("card.back");
 
 /**
  * "dama kier"; with the marriage value it would score if led (the view's
  * hand.meld_values): "dama kier, meldunek 100" (R21).
  */
 export function cardName(code, meldValue = null) {
-  const name = `${RANKS[code[0]]} ${SUITS[code[1]]}`;
-  if (meldValue && code[0] === "A") return `${name}, cztery asy, ${meldValue}`; // V12
-  return meldValue ? `${name}, meldunek ${meldValue}` : name;
+  const name = t("card.name", { rank: RANKS[code[0]], suit: SUITS[code[1]] });
+  if (meldValue && code[0] === "A") return t("card.meld.aces", { card: name, value: meldValue }); // V12
+  return meldValue ? t("card.meld", { card: name, value: meldValue }) : name;
 }
 
 /** A meld as said: "kier 100", or "cztery asy 200" (V12: no suit). */
 export const meldName = (meld) =>
-  meld.suit ? `${SUITS[meld.suit]} ${meld.value}` : `cztery asy ${meld.value}`;
+  meld.suit
+    ? t("meld.suit", { suit: SUITS[meld.suit], value: meld.value })
+    : t("meld.aces", { value: meld.value });
 
-/** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
-export function plural(n, one, few, many) {
-  if (n === 1) return one;
+/**
+ * Which plural form a count takes: "one", "few" or "many" (Polish: 1; 2-4 except 12-14,
+ * 22-24…; the rest). A counted text has a key per form (`count.cards.one`, `.few`,
+ * `.many`); another language brings its own rule here.
+ */
+export function pluralForm(n) {
+  if (n === 1) return "one";
   const tens = n % 100;
   const units = n % 10;
-  return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? few : many;
+  return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? "few" : "many";
 }
+
+/** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
+export const plural = (n, one, few, many) => ({ one, few, many })[pluralForm(n)];
+
+/** A counted text: counted("count.cards", 5) → "5 kart" (the form by |n|). */
+export const counted = (stem, n, params = {}) =>
+  t(`${stem}.${pluralForm(Math.abs(n))}`, { n, ...params });
 
 /** A move time as people say it: "1 minuta", "2 minuty", "45 sekund". */
 export function durationText(seconds) {
-  if (seconds % 60) return `${seconds} ${plural(seconds, "sekunda", "sekundy", "sekund")}`;
-  const minutes = seconds / 60;
-  return `${minutes} ${plural(minutes, "minuta", "minuty", "minut")}`;
+  if (seconds % 60) return counted("count.seconds", seconds);
+  return counted("count.minutes", seconds / 60);
 }
 
-export const cardsCount = (n) => `${n} ${plural(n, "karta", "karty", "kart")}`;
+export const cardsCount = (n) => counted("count.cards", n);
 /** "wybierz 2 karty", "jeszcze 1 kartę": the accusative. */
-export const cardsToPick = (n) => `${n} ${plural(n, "kartę", "karty", "kart")}`;
-export const pointsText = (n) => `${n} ${plural(Math.abs(n), "punkt", "punkty", "punktów")}`;
+export const cardsToPick = (n) => counted("count.cards_to_pick", n);
+export const pointsText = (n) => counted("count.points", n);
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 /** A number with the typographic minus (U+2212) when negative: "−40". */
 export const num = (n) => (n < 0 ? `−${-n}` : String(n));
 
 const CANCELLED = {
-  not_filled: "nie zebrał się komplet graczy w ciągu godziny",
-  not_finished: "gra nie skończyła się w ciągu doby",
+  not_filled: "log.cancelled.not_filled",
+  not_finished: "log.cancelled.not_finished",
+};
+/** Why a game was cancelled, or the reason's code. */
+const cancelledWhy = (reason, fallback = reason) =>
+  CANCELLED[reason] ? t(CANCELLED[reason]) : fallback;
+
+// The events each said by one key, with the player's name as {who}.
+const SAID = {
+  joined: "log.joined",
+  started: "log.started",
+  pass: "log.pass",
+  give: "log.give",
+  discard: "log.discard",
+  surrender: "log.surrender",
+  bomb: "log.bomb",
+  redeal: "log.redeal",
+  blind: "log.blind",
+  look: "log.look",
+  rematch: "log.rematch",
+  arrived: "log.arrived",
 };
 
 /** One line of "Przebieg gry" for a server event, or null (chat has its own log). */
 export function eventText(event, nickOf) {
   const who = event.seat === undefined ? "" : (event.nick ?? nickOf(event.seat));
+  if (SAID[event.kind]) return t(SAID[event.kind], { who });
   switch (event.kind) {
-    case "joined":
-      return `${who} siada przy stole.`;
-    case "started":
-      return "Komplet graczy. Gra się zaczyna.";
     case "dealt":
-      return `Nowe rozdanie. Rozdaje ${nickOf(event.dealer)}.`;
+      return t("log.dealt", { dealer: nickOf(event.dealer) });
     case "bid":
-      return `${who} licytuje ${event.value}.`;
-    case "pass":
-      return `${who}: pas.`;
+      return t("log.bid", { who, value: event.value });
     case "musik":
-      return `${who} bierze ${event.index === 0 ? "pierwszy" : "drugi"} musik.`;
-    case "give":
-      return `${who} oddaje karty przeciwnikom.`;
-    case "discard":
-      return `${who} odkłada karty.`;
+      return t(event.index === 0 ? "log.musik.first" : "log.musik.second", { who });
     case "declare":
-      return `${who} gra za ${event.value}.`;
+      return t("log.declare", { who, value: event.value });
     case "play":
-      return `${who}: ${cardName(event.card)}.`;
-    case "surrender":
-      return `${who} poddaje grę.`;
-    case "bomb":
-      return `${who} rzuca bombę: nie gra tego rozdania.`;
-    case "redeal":
-      return `${who} prosi o nowe rozdanie (słabe karty).`;
-    case "blind":
-      return `${who} gra w ciemno za 120.`;
-    case "look":
-      return `${who} ogląda karty.`;
+      return t("log.play", { who, card: cardName(event.card) });
     case "timeout":
-      if (event.walkover) return `${who}: czas minął trzeci raz z rzędu, przegrana walkowerem.`;
-      return `${who}: czas minął, ruch wykonał serwer. ${event.move ? eventText(event.move, nickOf) : ""}`.trim();
+      if (event.walkover) return t("log.timeout.walkover", { who });
+      return t("log.timeout", {
+        who,
+        move: event.move ? eventText(event.move, nickOf) : "",
+      }).trim();
     case "cancelled":
-      return `Gra anulowana: ${CANCELLED[event.reason] || event.reason}.`;
-    case "rematch":
-      return "Założono rewanż.";
+      return t("log.cancelled", { why: cancelledWhy(event.reason) });
     case "rematch_of":
-      return `Rewanż za grę ${event.code}. Gra zacznie się, gdy wrócą wszyscy gracze, najpóźniej za minutę.`;
-    case "arrived":
-      return `${who} wraca do stołu.`;
+      return t("log.rematch_of", { code: event.code });
     case "chat":
       return null;
     case "chat_rejected":
-      return event.chat_open
-        ? null
-        : "Czat w tej grze wyłączył się po dwóch odrzuconych wiadomościach.";
+      return event.chat_open ? null : t("log.chat_rejected");
     default:
       throw new Error(`unknown event kind: ${event.kind}`);
   }
@@ -123,57 +132,56 @@ export function logLines(entry, view, nickOf) {
     const { seat, suit, value } = entry.meld;
     lines.push(
       suit
-        ? `${nickOf(seat)} melduje ${SUITS[suit]} za ${value}. Atut: ${SUITS[suit]}.`
-        : `${nickOf(seat)} melduje cztery asy za ${value}.`,
+        ? t("log.meld", { who: nickOf(seat), suit: SUITS[suit], value })
+        : t("log.meld.aces", { who: nickOf(seat), value }),
     );
   }
   if (entry.took !== undefined && entry.took !== null)
-    lines.push(`Lewę bierze ${nickOf(entry.took)}.`);
+    lines.push(t("log.took", { who: nickOf(entry.took) }));
   if (entry.result !== undefined && entry.result !== null && view?.results[entry.result]) {
     lines.push(resultText(view.results[entry.result], nickOf));
   }
   return lines;
 }
 
-const ENDS = {
-  void: "Koniec rozdania: wszyscy spasowali, rozdanie przepada.",
-  redeal: "Nowe rozdanie: ktoś miał za słabe karty. Nikt nie dostaje punktów.",
-};
+const ENDS = { void: "log.result.void", redeal: "log.result.redeal" };
 
 export function resultText(r, nickOf) {
-  if (ENDS[r.end]) return ENDS[r.end];
-  if (r.end === "bomb") {
-    const changes = r.delta.map(
-      (d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`,
-    );
-    return `Bomba: ${nickOf(r.declarer)} nie gra rozdania. ${changes.join("; ")}.`;
-  }
+  if (ENDS[r.end]) return t(ENDS[r.end]);
+  const changes = r.delta
+    .map((d, seat) =>
+      t("log.result.change", { who: nickOf(seat), delta: signed(d), total: num(r.scores[seat]) }),
+    )
+    .join("; ");
+  if (r.end === "bomb") return t("log.result.bomb", { who: nickOf(r.declarer), changes });
   const total = r.points[r.declarer] + r.melds[r.declarer];
-  const head = `Koniec rozdania. ${nickOf(r.declarer)}, kontrakt ${r.contract}: ${r.made ? "ugrane" : "nieugrane"} (${pointsText(total)}).`;
-  const changes = r.delta.map(
-    (d, seat) => `${nickOf(seat)} ${signed(d)}, razem ${num(r.scores[seat])}`,
-  );
-  return `${head} ${changes.join("; ")}.`;
+  return t("log.result", {
+    who: nickOf(r.declarer),
+    contract: r.contract,
+    made: t(r.made ? "result.made" : "result.failed"),
+    points: pointsText(total),
+    changes,
+  });
 }
 
 export function outcomeText(game, view, nickOf) {
   if (game.status === "cancelled")
-    return `Gra anulowana: ${CANCELLED[game.cancelled] || "czas minął"}.`;
+    return t("log.cancelled", { why: cancelledWhy(game.cancelled, t("outcome.time_up")) });
   const outcome = view?.outcome;
   if (!outcome) return "";
-  const winner = outcome.winner === null ? "nikt" : nickOf(outcome.winner);
+  const winner = outcome.winner === null ? t("outcome.nobody") : nickOf(outcome.winner);
   const loser = outcome.loser === null ? "" : nickOf(outcome.loser);
   switch (outcome.reason) {
     case "points":
-      return `Wygrywa ${winner}: ugrany kontrakt dał ${view.target} punktów.`;
+      return t("outcome.points", { winner, target: view.target });
     case "walkover":
-      return `Wygrywa ${winner}. ${loser} przegrywa walkowerem: trzy razy z rzędu minął czas na ruch.`;
+      return t("outcome.walkover", { winner, loser });
     case "surrender":
-      return `Wygrywa ${winner}. ${loser} poddaje grę.`;
+      return t("outcome.surrender", { winner, loser });
     case "cancelled":
-      return "Gra anulowana.";
+      return t("outcome.cancelled");
     default:
-      return `Wygrywa ${winner}.`;
+      return t("outcome.winner", { winner });
   }
 }
 

@@ -1,10 +1,13 @@
 // Cards drawn by the browser as SVG: crisp at any size, no image files. Suits are
 // SVG paths (the fonts have no suit symbols), told apart by shape and by colour
 // (a four-colour deck: kier red, karo blue, trefl green, pik black). Labels A, 10, K,
-// D, W, 9 (R2). Every drawing is aria-hidden: the names come from a11y.js.
+// D, W, 9 (R2; the catalogue's card.face.<rank>). Every drawing is aria-hidden: the names
+// come from a11y.js.
 import { svg } from "./dom.js";
+import "./site.js"; // the words first: the labels below are taken once
+import { t } from "./words.js";
 
-export const LABELS = { 9: "9", J: "W", Q: "D", K: "K", T: "10", A: "A" };
+export const LABELS = Object.fromEntries([..."9JQKTA"].map((r) => [r, t(`card.face.${r}`)]));
 
 // Each suit in a 100 × 100 box.
 const SHAPES = {
@@ -82,7 +85,7 @@ export function cardFace(code, { meld = false } = {}) {
     meld
       ? [
           svg("rect", { class: "meld-band", x: 4, y: 53, width: 42, height: 13, rx: 3 }),
-          svg("text", { class: "meld-text", x: 5, y: 63, "font-size": 9 }, "meld."),
+          svg("text", { class: "meld-text", x: 5, y: 63, "font-size": 9 }, t("card.face.meld")),
         ]
       : null,
   );

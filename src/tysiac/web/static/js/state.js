@@ -3,7 +3,7 @@
 // game; the rest is this page's own: the connection, a half-made choice of cards,
 // which card has the keyboard focus, open panels. No DOM here: what the page drew
 // before (for motion and announcements) comes in as a plain object too.
-import { cardsToPick, outcomeText, plural } from "./a11y.js";
+import { cardsToPick, counted, outcomeText } from "./a11y.js";
 import { limit } from "./site.js";
 import { t } from "./words.js";
 
@@ -364,28 +364,22 @@ export function logNews(logV, entries) {
   return { logV: newest, draw: logV === null || newest !== logV, sayAfter: logV ?? Infinity };
 }
 
-const PHASE_NAME = {
-  blind: "gra w ciemno?",
-  bidding: "licytacja",
-  musik: "wybór musiku",
-  give: "oddawanie kart",
-  discard: "odkładanie kart",
-  declare: "deklaracja",
-  play: "rozgrywka",
-  over: "koniec rozdania",
-};
+// What this page's player is to do now, by phase; what the others are doing is the
+// phase's name (phase.<phase>).
 const YOUR_MOVE = {
-  blind: () => "grasz w ciemno czy oglądasz karty?",
-  bidding: () => "licytuj albo pasuj",
-  musik: () => "wybierz musik",
-  give: () => "oddaj karty przeciwnikom",
-  discard: (moves) => `odłóż ${cardsToPick(moves.discard?.count ?? 0)}`,
-  declare: () => "zadeklaruj, za ile grasz",
-  play: () => "zagraj kartę",
+  blind: "turn.move.blind",
+  bidding: "turn.move.bidding",
+  musik: "turn.move.musik",
+  give: "turn.move.give",
+  discard: "turn.move.discard",
+  declare: "turn.move.declare",
+  play: "turn.move.play",
 };
+const yourMove = (phase, moves) =>
+  t(YOUR_MOVE[phase], { cards: cardsToPick(moves.discard?.count ?? 0) });
 
 export const clockText = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-export const secondsText = (s) => `${s} ${plural(s, "sekunda", "sekundy", "sekund")}`;
+export const secondsText = (s) => counted("count.seconds", s);
 
 /**
  * The status line at `now` (`turn`: whose turn it is, or what the game waits for), the
@@ -403,25 +397,25 @@ export function turnNotice(warned, state, now) {
   let nextDeal = null;
   let warn = false;
   if (!game) {
-    turn = state.connection === "closed" ? "" : "Łączenie z grą…";
+    turn = state.connection === "closed" ? "" : t("turn.connecting");
   } else if (game.status === "waiting") {
     const taken = game.seats.filter((s) => s.nick !== null).length;
     if (game.rematch_of) {
       const back = game.seats.filter((s) => s.connected).length;
-      turn = `Rewanż: wróciło ${back} z ${game.players} graczy.`;
+      turn = t("turn.rematch", { back, players: game.players });
       if (left !== null) clock = clockText(left);
-    } else turn = `Czekamy na graczy: ${taken} z ${game.players}.`;
+    } else turn = t("turn.waiting", { taken, players: game.players });
   } else if (game.status === "finished" || game.status === "cancelled") {
-    turn = `Koniec gry. ${outcomeText(game, gameView, nick)}`;
+    turn = t("turn.over", { outcome: outcomeText(game, gameView, nick) });
   } else if (gameView?.awaiting_deal) {
-    turn = "Koniec rozdania. Za chwilę następne rozdanie.";
-    nextDeal = left ? `Następne rozdanie za ${secondsText(left)}.` : "Rozdawanie kart…";
+    turn = t("turn.hand_over");
+    nextDeal = left ? t("turn.next_deal", { time: secondsText(left) }) : t("turn.dealing");
   } else if (gameView && gameView.to_move !== null) {
     const phase = gameView.hand.phase;
     turn =
       gameView.to_move === game.you
-        ? `Twój ruch: ${YOUR_MOVE[phase](legal(state))}.`
-        : `Ruch: ${nick(gameView.to_move)} (${PHASE_NAME[phase]}).`;
+        ? t("turn.yours", { move: yourMove(phase, legal(state)) })
+        : t("turn.theirs", { who: nick(gameView.to_move), phase: t(`phase.${phase}`) });
     const key = `${state.snap.v}:${gameView.to_move}`;
     if (left !== null && left <= 10 && left > 0 && !warned.startsWith(`${key}|`)) {
       warned = `${key}|${left}`;
@@ -429,7 +423,7 @@ export function turnNotice(warned, state, now) {
     }
     if (warned.startsWith(`${key}|`)) {
       const n = Number(warned.split("|")[1]);
-      turn = `${turn.slice(0, -1)} — zostało ${secondsText(n)}.`;
+      turn = t("turn.time_left", { turn: turn.slice(0, -1), time: secondsText(n) });
     }
     if (left !== null) clock = left > 0 ? clockText(left) : "0:00";
   }
