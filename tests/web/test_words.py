@@ -48,17 +48,6 @@ NOT_YET = {
     "main.js": 15,  # the table page's notes
     "page.js": 3,  # the terms page's operator lines
     "settings.js": 9,  # the settings panel
-    "table/chat.js": 5,  # the table, region by region
-    "table/controls.js": 17,
-    "table/drawer.js": 1,
-    "table/end.js": 1,
-    "table/hand.js": 3,
-    "table/head.js": 9,
-    "table/lobby.js": 11,
-    "table/scores.js": 6,
-    "table/seats.js": 10,
-    "table/summary.js": 2,
-    "table/trick.js": 5,
 }
 # A string with a Polish letter or a common short Polish word is taken for a name or a
 # sentence (comments are left out).

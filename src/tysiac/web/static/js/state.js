@@ -52,7 +52,9 @@ export const levelName = (level) => t(`level.${level}`);
  * level, "Komputer 1 (mocny)". */
 export function speakerOf(state, seat) {
   const level = state.snap?.game.seats[seat]?.bot;
-  return level ? `${nickOf(state, seat)} (${levelName(level)})` : nickOf(state, seat);
+  return level
+    ? t("seat.bot", { nick: nickOf(state, seat), level: levelName(level) })
+    : nickOf(state, seat);
 }
 
 const selectionKey = (snap) => `${snap.view?.hand_number}:${snap.view?.hand?.phase}`;

@@ -4,6 +4,7 @@
 // never outgrows it.
 import { $, el } from "../dom.js";
 import { setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 const drawnLines = new Map(); // seq -> {node, you}: a line in the log, drawn for seat `you`
 
@@ -14,7 +15,7 @@ export function draw(state) {
   if (!game?.chat) return;
   show($("chat-body"), !state.chatHidden);
   show($("chat-off"), state.chatHidden);
-  setText($("chat-toggle"), state.chatHidden ? "Pokaż czat" : "Ukryj czat");
+  setText($("chat-toggle"), state.chatHidden ? t("table.chat.show") : t("table.chat.hide"));
   show($("chat-form"), game.can_chat);
   setText($("chat-error"), state.chatError);
   setText($("chat-note"), game.chat_note || "");
@@ -46,8 +47,7 @@ export function draw(state) {
   // Whatever follows the lines goes: the placeholder, once the first line came.
   const after = () => (previous ? previous.nextElementSibling : box.firstElementChild);
   if (lines.length) while (after()) after().remove();
-  else if (!box.firstElementChild)
-    box.append(el("p", { class: "muted" }, "Nikt jeszcze nic nie napisał."));
+  else if (!box.firstElementChild) box.append(el("p", { class: "muted" }, t("table.chat.empty")));
   if (added) box.scrollTop = box.scrollHeight; // the log scrolls, never the page
 }
 
@@ -57,14 +57,16 @@ export function clearInput() {
 }
 
 function setReport(button, line, reported) {
-  const label = `${reported ? "Zgłoszono" : "Zgłoś"} wiadomość od ${line.nick}`;
+  const label = t(reported ? "table.chat.reported.label" : "table.chat.report.label", {
+    nick: line.nick,
+  });
   if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
-  setText(button, reported ? "zgłoszono" : "zgłoś");
+  setText(button, t(reported ? "table.chat.reported" : "table.chat.report"));
   if (button.disabled !== reported) button.disabled = reported;
 }
 
 function chatLine(game, line, reported) {
-  const time = new Date(line.at).toLocaleTimeString("pl-PL", {
+  const time = new Date(line.at).toLocaleTimeString(t("table.chat.locale"), {
     hour: "2-digit",
     minute: "2-digit",
   });

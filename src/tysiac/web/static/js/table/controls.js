@@ -6,6 +6,7 @@ import { cardName, cardsToPick } from "../a11y.js";
 import { cardBack } from "../cards.js";
 import * as S from "../state.js";
 import { ORDINAL, nickText, region, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 const FIRST_BIDS = 3; // bid or contract buttons shown before "Więcej"
 
@@ -43,15 +44,15 @@ function promptText(state) {
   if (mode === "give") {
     const to = S.nextRecipient(state);
     return to === null
-      ? "Karty wybrane. Naciśnij „Oddaj karty”."
-      : `Wybierz kartę, którą dostanie ${S.nickOf(state, to)}.`;
+      ? t("table.prompt.give.done")
+      : t("table.prompt.give", { nick: S.nickOf(state, to) });
   }
   if (mode === "discard") {
     const left = S.discardsLeft(state);
-    const more = state.selection.discard.length ? "jeszcze " : "";
-    return left
-      ? `Wybierz ${more}${cardsToPick(left)} do odłożenia`
-      : "Karty wybrane. Naciśnij „Odłóż karty”.";
+    const more = state.selection.discard.length
+      ? "table.prompt.discard.more"
+      : "table.prompt.discard";
+    return left ? t(more, { cards: cardsToPick(left) }) : t("table.prompt.discard.done");
   }
   return "";
 }
@@ -68,14 +69,14 @@ function valueButtons(state, values, intent, label, verb) {
         "data-intent": intent,
         "data-value": String(value),
         "data-key": `${intent}:${value}`,
-        "aria-label": `${verb} ${value}`,
+        "aria-label": t("table.move.value", { verb, value }),
       },
       String(value),
     );
   return el(
     "div",
     { class: "value-group", role: "group", "aria-label": label },
-    el("span", { class: "value-label", "aria-hidden": "true" }, `${label}:`),
+    el("span", { class: "value-label", "aria-hidden": "true" }, t("table.move.values", { label })),
     shown.map((v, i) => button(v, i === 0)),
     values.length > FIRST_BIDS
       ? el(
@@ -87,10 +88,10 @@ function valueButtons(state, values, intent, label, verb) {
             "data-key": "more-bids",
             "aria-expanded": String(state.moreBids),
             "aria-label": state.moreBids
-              ? "Mniej wartości"
-              : `Więcej wartości, do ${values[values.length - 1]}`,
+              ? t("table.move.fewer.label")
+              : t("table.move.more.label", { last: values[values.length - 1] }),
           },
-          state.moreBids ? "Mniej" : "Więcej…",
+          state.moreBids ? t("table.move.fewer") : t("table.move.more"),
         )
       : "",
   );
@@ -100,27 +101,25 @@ function moveParts(state) {
   const moves = S.legal(state);
   const nick = (seat) => S.nickOf(state, seat);
   const parts = [];
-  const button = (label, intent, props = {}) =>
+  const button = (key, intent, props = {}) =>
     el(
       "button",
       {
         type: "button",
         class: "button",
         "data-intent": intent,
-        "data-key": `move:${label}`,
+        "data-key": `move:${key}`,
         ...props,
       },
-      label,
+      t(key),
     );
   const row = (...children) => el("div", { class: "row move-row" }, ...children);
   if (moves.blind || moves.look) {
     // V14: chosen before the cards are seen.
     parts.push(
       row(
-        moves.blind
-          ? button("Graj w ciemno (za 120)", "blind", { class: "button button-primary" })
-          : "",
-        moves.look ? button("Zobacz karty", "look") : "",
+        moves.blind ? button("table.move.blind", "blind", { class: "button button-primary" }) : "",
+        moves.look ? button("table.move.look", "look") : "",
       ),
     );
   }
@@ -128,10 +127,10 @@ function moveParts(state) {
     const bids = moves.bid || [];
     parts.push(
       row(
-        moves.pass ? button("Pas", "pass") : "",
+        moves.pass ? button("table.move.pass", "pass") : "",
         bids.length
-          ? valueButtons(state, bids, "bid", "Licytuj", "Licytuj")
-          : el("span", { class: "note" }, "Wyżej licytować nie możesz."),
+          ? valueButtons(state, bids, "bid", t("table.move.bid"), t("table.move.bid"))
+          : el("span", { class: "note" }, t("table.move.bid.none")),
       ),
     );
   }
@@ -146,14 +145,14 @@ function moveParts(state) {
           el(
             "li",
             {},
-            "Dla: ",
+            `${t("table.give.to")} `,
             nickText(nick(seat), "span"),
             " — ",
             chosen[i]
               ? el("strong", {}, cardName(chosen[i]))
               : [
                   el("span", { "aria-hidden": "true" }, "…"),
-                  el("span", { class: "sr-only" }, "jeszcze nic"),
+                  el("span", { class: "sr-only" }, t("table.picks.none")),
                 ],
           ),
         ),
@@ -161,8 +160,8 @@ function moveParts(state) {
     );
     parts.push(
       row(
-        button("Oddaj karty", "give", { class: "button button-primary" }),
-        button("Wybierz od nowa", "reset"),
+        button("table.move.give", "give", { class: "button button-primary" }),
+        button("table.move.reset", "reset"),
       ),
     );
   }
@@ -172,27 +171,39 @@ function moveParts(state) {
       el(
         "p",
         { class: "picks" },
-        "Do odłożenia: ",
-        chosen.length ? el("strong", {}, chosen.map((c) => cardName(c)).join(", ")) : "jeszcze nic",
+        `${t("table.discard.chosen")} `,
+        chosen.length
+          ? el("strong", {}, chosen.map((c) => cardName(c)).join(", "))
+          : t("table.picks.none"),
       ),
     );
     parts.push(
       row(
-        button("Odłóż karty", "discard", { class: "button button-primary" }),
-        button("Wybierz od nowa", "reset"),
+        button("table.move.discard", "discard", { class: "button button-primary" }),
+        button("table.move.reset", "reset"),
       ),
     );
   }
   if (moves.bomb || moves.redeal) {
     parts.push(
       row(
-        moves.bomb ? button("Bomba: nie gram", "bomb", { class: "button button-danger" }) : "",
-        moves.redeal ? button("Nowe rozdanie (słabe karty)", "redeal") : "",
+        moves.bomb ? button("table.move.bomb", "bomb", { class: "button button-danger" }) : "",
+        moves.redeal ? button("table.move.redeal", "redeal") : "",
       ),
     );
   }
   if (moves.declare)
-    parts.push(row(valueButtons(state, moves.declare, "declare", "Graj za", "Graj za")));
+    parts.push(
+      row(
+        valueButtons(
+          state,
+          moves.declare,
+          "declare",
+          t("table.move.declare"),
+          t("table.move.declare"),
+        ),
+      ),
+    );
   return parts;
 }
 
@@ -213,6 +224,6 @@ function musikButton(i) {
       "data-key": `musik:${i}`,
     },
     pile,
-    `${ORDINAL[i]} musik`,
+    t("table.musik.nth", { ordinal: ORDINAL[i] }),
   );
 }

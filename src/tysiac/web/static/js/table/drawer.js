@@ -4,6 +4,7 @@
 import { $ } from "../dom.js";
 import * as S from "../state.js";
 import { setAttr, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 const WIDE = matchMedia("(min-width: 62em)"); // the side column stands beside the table
 
@@ -23,5 +24,5 @@ export function draw(state) {
   const unread = S.unreadChat(state, wide || drawer === "chat");
   show($("unread"), unread > 0);
   setText($("unread"), unread ? String(unread) : "");
-  setAttr($("tab-chat"), "aria-label", unread ? `Czat, nowe wiadomości: ${unread}` : null);
+  setAttr($("tab-chat"), "aria-label", unread ? t("table.drawer.unread", { count: unread }) : null);
 }

@@ -5,6 +5,7 @@ import { num, outcomeText } from "../a11y.js";
 import * as S from "../state.js";
 import { chip, nickText, region, setText, show } from "./parts.js";
 import { scoreTable } from "./scores.js";
+import { t } from "../words.js";
 
 export function draw(state) {
   const game = state.snap?.game;
@@ -44,10 +45,20 @@ function rankingLine(state, seat, winner) {
     "li",
     { class: seat === winner ? "winner" : "" },
     nickText(S.nickOf(state, seat), "strong"),
-    ` — ${num(view.scores[seat])} pkt`,
-    seat === winner ? [" ", chip("wygrywa", "chip-win")] : "",
+    ` — ${t("table.points", { points: num(view.scores[seat]) })}`,
+    seat === winner ? [" ", chip(t("table.chip.wins"), "chip-win")] : "",
     seat === view.outcome?.loser
-      ? [" ", chip(view.outcome.reason === "surrender" ? "poddaje grę" : "walkower", "chip-off")]
+      ? [
+          " ",
+          chip(
+            t(
+              view.outcome.reason === "surrender"
+                ? "table.chip.surrendered"
+                : "table.chip.walkover",
+            ),
+            "chip-off",
+          ),
+        ]
       : "",
   );
 }

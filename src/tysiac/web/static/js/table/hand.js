@@ -6,6 +6,7 @@ import { cardName, cardsCount } from "../a11y.js";
 import { cardFace } from "../cards.js";
 import * as S from "../state.js";
 import { backs, region, setAttr, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 export function draw(state) {
   if (!S.controlsShown(state)) return;
@@ -16,7 +17,7 @@ export function draw(state) {
   region("face-down", [faceDown], () => {
     $("face-down").replaceChildren(
       ...(faceDown
-        ? [backs(faceDown, `Twoje karty: ${cardsCount(faceDown)}, zakryte`, "pile-own")]
+        ? [backs(faceDown, t("table.hand.face_down", { cards: cardsCount(faceDown) }), "pile-own")]
         : []),
     );
   });
@@ -27,17 +28,21 @@ function handNote(state, faceDown) {
   const { game, view } = state.snap;
   const h = view.hand;
   let note = "";
-  if (faceDown)
-    note = "Twoje karty leżą zakryte: grasz w ciemno albo najpierw zdecyduj, czy je obejrzysz.";
-  else if (h.sitting_out === game.you) note = "W tym rozdaniu rozdajesz i pauzujesz.";
-  else if (h.received) note = `Karta od rozgrywającego: ${cardName(h.received)}.`;
+  if (faceDown) note = t("table.hand.note.face_down");
+  else if (h.sitting_out === game.you) note = t("table.hand.note.sitting_out");
+  else if (h.received) note = t("table.hand.note.received", { card: cardName(h.received) });
   else if (h.given) {
-    note = `Oddane: ${Object.entries(h.given)
-      .map(([s, c]) => `${S.nickOf(state, Number(s))} — ${cardName(c)}`)
-      .join(", ")}.`;
+    const given = Object.entries(h.given).map(([s, c]) =>
+      t("table.hand.note.given.one", { nick: S.nickOf(state, Number(s)), card: cardName(c) }),
+    );
+    note = t("table.hand.note.given", { cards: given.join(", ") });
   }
-  if (h.discarded)
-    note += `${note ? " " : ""}Odłożone: ${h.discarded.map((c) => cardName(c)).join(", ")}.`;
+  if (h.discarded) {
+    const discarded = t("table.hand.note.discarded", {
+      cards: h.discarded.map((c) => cardName(c)).join(", "),
+    });
+    note += `${note ? " " : ""}${discarded}`;
+  }
   return note;
 }
 

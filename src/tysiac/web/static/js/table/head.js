@@ -4,6 +4,7 @@
 import { $ } from "../dom.js";
 import * as S from "../state.js";
 import { setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 export function draw(state) {
   const missing = drawMissing(state);
@@ -11,21 +12,21 @@ export function draw(state) {
   const mine = game && S.view(state)?.to_move === game.you && game.you !== null;
   const name = game
     ? game.name
-      ? `${game.name} (${game.code})`
-      : `Gra ${game.code}`
-    : `Gra ${state.code}`;
+      ? t("table.title.named", { name: game.name, code: game.code })
+      : t("table.title", { code: game.code })
+    : t("table.title", { code: state.code });
   setText($("title"), name);
-  const title = `${mine ? "(Twój ruch) " : ""}${name} — Tysiąc`;
+  const title = t(mine ? "table.document.yours" : "table.document", { name });
   if (document.title !== title) document.title = title;
   const conn = {
-    connecting: "Łączenie…",
+    connecting: t("connection.connecting"),
     open: "",
-    retrying: "Połączenie przerwane. Łączę ponownie…",
-    closed: "Połączenie zamknięte.",
+    retrying: t("connection.retrying"),
+    closed: t("connection.closed"),
   }[state.connection];
   setText(
     $("conn"),
-    missing ? "" : state.connection === "open" && !state.snap ? "Łączenie…" : conn,
+    missing ? "" : state.connection === "open" && !state.snap ? t("connection.connecting") : conn,
   );
   setText($("error"), missing ? "" : state.error);
   setText($("notice"), state.notice);
@@ -42,13 +43,13 @@ function drawMissing(state) {
     // A removed game says why (the server's message); an unknown code, what to check.
     setText(
       $("missing-title"),
-      state.closedCode === 4410 ? "Ta gra została usunięta" : "Nie ma takiej gry",
+      state.closedCode === 4410 ? t("table.missing.deleted.title") : t("table.missing.title"),
     );
     setText(
       $("missing-text"),
       state.closedCode === 4410
-        ? state.error || `Gra ${state.code} została usunięta z serwera.`
-        : `Nie ma gry o kodzie ${state.code}. Mogła już się skończyć i zniknąć z serwera albo kod ma literówkę.`,
+        ? state.error || t("table.missing.deleted", { code: state.code })
+        : t("table.missing", { code: state.code }),
     );
   }
   return missing;

@@ -4,16 +4,17 @@ import { $, el } from "../dom.js";
 import { durationText } from "../a11y.js";
 import { optionsLine } from "../options.js";
 import { botLabel, chip, nickText, region, setAttr, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 function optionsText(game) {
   const parts = [
-    `${game.players} graczy`,
-    game.short ? "krótka gra" : "gra do 1000",
-    `czas na ruch: ${durationText(game.move_seconds)}`,
-    game.public ? "publiczna" : "prywatna",
-    game.chat ? "z czatem" : "bez czatu",
+    t("table.lobby.players", { players: game.players }),
+    t(game.short ? "table.lobby.short" : "table.lobby.long"),
+    t("table.lobby.move_time", { time: durationText(game.move_seconds) }),
+    t(game.public ? "table.lobby.public" : "table.lobby.private"),
+    t(game.chat ? "table.lobby.chat" : "table.lobby.no_chat"),
   ];
-  return `${parts.join(" · ")}. ${optionsLine(game.options)}.`;
+  return t("table.lobby.options", { facts: parts.join(" · "), rules: optionsLine(game.options) });
 }
 
 export function draw(state) {
@@ -28,10 +29,10 @@ export function draw(state) {
   setText(
     $("lobby-title"),
     rematch
-      ? "Rewanż: czekamy, aż wrócą gracze"
+      ? t("table.lobby.title.rematch")
       : game.name
-        ? `${game.name}: czekamy na graczy`
-        : "Czekamy na graczy",
+        ? t("table.lobby.title.named", { name: game.name })
+        : t("table.lobby.title"),
   );
   setText($("lobby-options"), optionsText(game));
   // The invited player sees the join form first; the share box is for those seated.
@@ -64,7 +65,7 @@ function seatLine(game, s, host, rematch) {
             "data-intent": "remove-bot",
             "data-seat": String(s.seat),
           },
-          "Usuń",
+          t("table.lobby.remove"),
           el("span", { class: "sr-only" }, ` ${s.nick}`),
         )
       : "";
@@ -81,16 +82,18 @@ function seatLine(game, s, host, rematch) {
   let status = "";
   if (s.nick !== null && rematch) {
     status = s.connected
-      ? chip("już przy stole", "chip-ok")
-      : chip("jeszcze poza stołem", "chip-off");
+      ? chip(t("table.chip.back"), "chip-ok")
+      : chip(t("table.chip.not_back"), "chip-off");
   } else if (s.nick !== null)
-    status = s.connected ? chip("połączony", "chip-ok") : chip("rozłączony", "chip-off");
+    status = s.connected
+      ? chip(t("table.chip.connected"), "chip-ok")
+      : chip(t("table.chip.disconnected"), "chip-off");
   return el(
     "li",
     { class: s.nick === null ? "free" : "" },
     `${s.seat + 1}. `,
-    s.nick === null ? "wolne miejsce" : nickText(s.nick, "strong"),
-    s.seat === game.you ? " (Ty)" : "",
+    s.nick === null ? t("table.seat.free") : nickText(s.nick, "strong"),
+    s.seat === game.you ? ` ${t("table.seat.you")}` : "",
     " ",
     status,
   );

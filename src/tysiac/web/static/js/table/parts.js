@@ -5,8 +5,10 @@ import { el } from "../dom.js";
 import { cardBack, cardFace } from "../cards.js";
 import { BACK, cardName } from "../a11y.js";
 import { levelName } from "../state.js";
+import { t } from "../words.js";
 
-export const ORDINAL = ["Pierwszy", "Drugi"];
+/** The musiks by place: "Pierwszy", "Drugi". */
+export const ORDINAL = [t("table.ordinal.first"), t("table.ordinal.second")];
 
 export function show(node, visible) {
   if (node.hidden === visible) node.hidden = !visible;
@@ -51,7 +53,7 @@ export function backs(count, label, extraClass = "") {
 export const chip = (text, kind = "") => el("span", { class: `chip ${kind}` }, text);
 
 /** A computer player's chip: "komputer (średni)". */
-export const botLabel = (level) => `komputer (${levelName(level)})`;
+export const botLabel = (level) => t("table.bot", { level: levelName(level) });
 
 /** A nick cut with an ellipsis when long: whole on hover (title) and to screen readers. */
 export const nickText = (nick, tag = "span") => el(tag, { class: "nick", title: nick }, nick);

@@ -5,8 +5,9 @@ import { num, signed } from "../a11y.js";
 import { changedOptions, optionsLine } from "../options.js";
 import * as S from "../state.js";
 import { botLabel, nickText, region, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
-const END = { void: "przepadło", redeal: "nowe rozdanie", bomb: "bomba" };
+const END = { void: "table.scores.void", redeal: "table.scores.redeal", bomb: "table.scores.bomb" };
 
 export function draw(state) {
   const view = S.view(state);
@@ -34,12 +35,16 @@ export function draw(state) {
               el(
                 "a",
                 { href: `/zasady#${o.id.toLowerCase()}` },
-                "Więcej",
-                el("span", { class: "sr-only" }, ` o zasadzie ${o.name}`),
+                t("table.rules.more"),
+                el(
+                  "span",
+                  { class: "sr-only" },
+                  ` ${t("table.rules.more.about", { name: o.name })}`,
+                ),
               ),
             ),
           )
-        : [el("li", {}, "Gramy według zwykłych zasad, bez dodatków.")]),
+        : [el("li", {}, t("table.rules.standard"))]),
     );
   });
 }
@@ -52,7 +57,7 @@ export function scoreTable(state) {
   const head = el(
     "tr",
     {},
-    el("th", { scope: "col" }, "Rozdanie"),
+    el("th", { scope: "col" }, t("table.scores.hand")),
     game.seats.map((s) =>
       el(
         "th",
@@ -76,7 +81,7 @@ export function scoreTable(state) {
             el(
               "span",
               { class: `role ${r.made ? "made" : "failed"}` },
-              r.made ? "ugrane" : "nieugrane",
+              t(r.made ? "result.made" : "result.failed"),
             ),
           )
         : el(
@@ -84,7 +89,7 @@ export function scoreTable(state) {
             { scope: "row" },
             `${n + 1}. `,
             r.declarer === null ? "" : [nickText(nick(r.declarer)), " "],
-            el("span", { class: "role" }, END[r.end] ?? r.end),
+            el("span", { class: "role" }, END[r.end] ? t(END[r.end]) : r.end),
           ),
       r.scores.map((score, seat) =>
         el(
@@ -92,7 +97,11 @@ export function scoreTable(state) {
           {},
           el("span", { class: "score" }, num(score)),
           " ",
-          el("span", { class: "delta" }, seat === r.sitting_out ? "pauza" : signed(r.delta[seat])),
+          el(
+            "span",
+            { class: "delta" },
+            seat === r.sitting_out ? t("table.scores.sitting_out") : signed(r.delta[seat]),
+          ),
         ),
       ),
     ),
@@ -100,24 +109,22 @@ export function scoreTable(state) {
   const total = el(
     "tr",
     {},
-    el("th", { scope: "row" }, "Razem"),
+    el("th", { scope: "row" }, t("table.scores.total")),
     view.scores.map((score, seat) =>
       el(
         "td",
         {},
         el("strong", {}, num(score)),
-        view.on_barrel[seat] ? [" ", el("span", { class: "barrel" }, "na beczce")] : "",
+        view.on_barrel[seat]
+          ? [" ", el("span", { class: "barrel" }, t("table.scores.on_barrel"))]
+          : "",
       ),
     ),
   );
   const none = el(
     "tr",
     {},
-    el(
-      "td",
-      { colspan: String(1 + game.players), class: "muted" },
-      "Jeszcze żadne rozdanie się nie skończyło.",
-    ),
+    el("td", { colspan: String(1 + game.players), class: "muted" }, t("table.scores.none")),
   );
   return el(
     "table",
@@ -125,7 +132,7 @@ export function scoreTable(state) {
     el(
       "caption",
       { class: "sr-only" },
-      `Wyniki rozdań, gra do ${view.target}, beczka od ${view.barrel}`,
+      t("table.scores.caption", { target: view.target, barrel: view.barrel }),
     ),
     el("thead", {}, head),
     el("tbody", {}, rows.length ? rows : none),

@@ -5,6 +5,7 @@ import { $, el } from "../dom.js";
 import { cardsCount, num } from "../a11y.js";
 import * as S from "../state.js";
 import { backs, botLabel, chip, nickText, region, show } from "./parts.js";
+import { t } from "../words.js";
 
 const SIDE = ["left", "top", "right"];
 
@@ -55,21 +56,26 @@ function seatChips(state, seat) {
   const out = h?.sitting_out === seat; // R7: the server says who sits the hand out
   const chips = [];
   if (h) {
-    if (seat === h.dealer) chips.push(chip("rozdaje", "chip-dealer"));
-    if (out) chips.push(chip("pauzuje", "chip-out"));
+    if (seat === h.dealer) chips.push(chip(t("table.chip.dealer"), "chip-dealer"));
+    if (out) chips.push(chip(t("table.chip.sitting_out"), "chip-out"));
     if (h.phase === "bidding" && !out) {
       const mine = h.auction.filter((a) => a.seat === seat);
       const last = mine[mine.length - 1];
       if (last) {
         chips.push(
-          last.bid === null ? chip("pas", "chip-pass") : chip(`licytuje ${last.bid}`, "chip-bid"),
+          last.bid === null
+            ? chip(t("table.chip.pass"), "chip-pass")
+            : chip(t("table.chip.bid", { value: last.bid }), "chip-bid"),
         );
       } else if (seat === h.mus && h.mus_bid !== null)
-        chips.push(chip(`na musie ${h.mus_bid}`, "chip-mus"));
+        chips.push(chip(t("table.chip.mus", { value: h.mus_bid }), "chip-mus"));
     }
-    if (seat === h.blind) chips.push(chip("w ciemno", "chip-declarer"));
+    if (seat === h.blind) chips.push(chip(t("table.chip.blind"), "chip-declarer"));
     else if (seat === h.declarer) {
-      chips.push(chip(h.contract ? `gra za ${h.contract}` : `rozgrywa, ${h.bid}`, "chip-declarer"));
+      const role = h.contract
+        ? t("table.chip.contract", { value: h.contract })
+        : t("table.chip.declarer", { value: h.bid });
+      chips.push(chip(role, "chip-declarer"));
     }
   }
   const { counters, options } = view;
@@ -77,16 +83,18 @@ function seatChips(state, seat) {
     // V10: one sitter, three tries.
     const tries =
       options?.barrel === "880" && counters?.barrel === seat
-        ? `, próby: ${counters.tries} z 3`
-        : "";
-    chips.push(chip(`na beczce${tries}`, "chip-barrel"));
+        ? t("table.chip.barrel.tries", { tries: counters.tries })
+        : t("table.chip.barrel");
+    chips.push(chip(tries, "chip-barrel"));
   }
   if (options?.bolts && counters?.bolts[seat])
-    chips.push(chip(`błoty: ${counters.bolts[seat]}`, "chip-warn"));
-  if (options?.bomb === "free" && counters?.bombs[seat]) chips.push(chip("bomba zużyta", ""));
+    chips.push(chip(t("table.chip.bolts", { count: counters.bolts[seat] }), "chip-warn"));
+  if (options?.bomb === "free" && counters?.bombs[seat])
+    chips.push(chip(t("table.chip.bomb_used"), ""));
   if (info.bot) chips.push(chip(botLabel(info.bot), "chip-bot"));
-  if (!info.connected) chips.push(chip("rozłączony", "chip-off"));
-  if (view.timeouts[seat]) chips.push(chip(`spóźnienia: ${view.timeouts[seat]}`, "chip-warn"));
+  if (!info.connected) chips.push(chip(t("table.chip.disconnected"), "chip-off"));
+  if (view.timeouts[seat])
+    chips.push(chip(t("table.chip.timeouts", { count: view.timeouts[seat] }), "chip-warn"));
   return chips;
 }
 
@@ -98,9 +106,11 @@ function seatPanel(state, seat, pos) {
   const out = h?.sitting_out === seat;
   const turn = view.to_move === seat;
   const count = h && !own && !out ? h.counts[seat] : 0;
-  const facts = [el("span", { class: "nowrap" }, `${num(view.scores[seat])} pkt`)];
+  const facts = [
+    el("span", { class: "nowrap" }, t("table.points", { points: num(view.scores[seat]) })),
+  ];
   if (h && h.phase !== "bidding" && !out)
-    facts.push(el("span", { class: "nowrap" }, `lewy: ${h.tricks[seat]}`));
+    facts.push(el("span", { class: "nowrap" }, t("table.seat.tricks", { count: h.tricks[seat] })));
   const cards = count
     ? el(
         "span",
@@ -113,7 +123,7 @@ function seatPanel(state, seat, pos) {
     ? el(
         "span",
         { class: "chip chip-turn" },
-        el("span", { class: "sr-only" }, "ruch, "),
+        el("span", { class: "sr-only" }, `${t("table.seat.turn")} `),
         el("span", { "data-clock": "", class: "seat-clock" }),
       )
     : "";
@@ -132,9 +142,13 @@ function seatPanel(state, seat, pos) {
       "p",
       { class: "seat-name" },
       el("span", { class: `dot${info.connected ? " dot-on" : ""}`, "aria-hidden": "true" }),
-      nickText(info.nick ?? "wolne miejsce", "strong"),
-      own ? el("span", { class: "you" }, " (Ty)") : "",
-      el("span", { class: "sr-only" }, info.connected ? ", połączony" : ", rozłączony"),
+      nickText(info.nick ?? t("table.seat.free"), "strong"),
+      own ? el("span", { class: "you" }, ` ${t("table.seat.you")}`) : "",
+      el(
+        "span",
+        { class: "sr-only" },
+        t(info.connected ? "table.seat.connected" : "table.seat.disconnected"),
+      ),
       clock,
       cards,
     ),

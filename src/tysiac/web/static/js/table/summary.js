@@ -5,6 +5,7 @@ import { $, el } from "../dom.js";
 import { resultText, signed } from "../a11y.js";
 import * as S from "../state.js";
 import { ORDINAL, cardImage, nickText, region, setAttr, setText, show } from "./parts.js";
+import { t } from "../words.js";
 
 export function draw(state) {
   const view = S.view(state);
@@ -16,7 +17,7 @@ export function draw(state) {
   show($("summary"), visibleNow);
   const opener = $("summary-open");
   show(opener, Boolean(result) && !over && state.snap?.game.status === "playing");
-  setText(opener, state.summaryOpen ? "Zamknij podsumowanie" : "Podsumowanie rozdania");
+  setText(opener, t(state.summaryOpen ? "table.summary.close" : "table.summary.open"));
   setAttr(opener, "aria-expanded", String(Boolean(state.summaryOpen)));
   if (!visibleNow) return;
   const nicks = state.snap.game.seats.map((s) => s.nick);
@@ -36,7 +37,7 @@ function summaryParts(state, result, over) {
   const heading = el(
     "h2",
     { id: "summary-title" },
-    over ? "Podsumowanie rozdania" : `Podsumowanie rozdania ${view.results.length}`,
+    over ? t("table.summary.title") : t("table.summary.title.nth", { number: view.results.length }),
   );
   if (result.end !== "played") {
     // A void, redealt or bombed hand: what happened and who scored (V6, V7, V13).
@@ -46,7 +47,7 @@ function summaryParts(state, result, over) {
   const total = (i) => result.points[i] + result.melds[i];
   const rows = game.seats.map(({ seat }) => {
     const out = seat === result.sitting_out;
-    const role = seat === d ? "rozgrywa" : out ? "pauzuje" : "";
+    const role = seat === d ? t("table.summary.declarer") : out ? t("table.chip.sitting_out") : "";
     return el(
       "tr",
       {},
@@ -64,27 +65,39 @@ function summaryParts(state, result, over) {
   });
   const melds = game.seats
     .filter(({ seat }) => result.melds[seat] > 0)
-    .map(({ seat }) => `${nick(seat)}: ${result.melds[seat]}`);
+    .map(({ seat }) => t("table.summary.meld", { nick: nick(seat), value: result.melds[seat] }));
   const unused =
     over && h.musiks.length > 1 ? h.musiks.findIndex((m, i) => i !== h.musik_taken && m.cards) : -1;
-  const columns = ["Gracz", "Punkty z kart", "Meldunki", "Razem", "Zmiana"];
+  const columns = [
+    "table.summary.player",
+    "table.summary.points",
+    "table.summary.melds",
+    "table.scores.total",
+    "table.summary.change",
+  ].map((key) => t(key));
   return [
     heading,
     el(
       "p",
       { class: "summary-head" },
-      `Rozgrywa ${nick(d)}, kontrakt ${result.contract}: `,
+      `${t("table.summary.head", { nick: nick(d), contract: result.contract })} `,
       el(
         "strong",
         { class: result.made ? "made" : "failed" },
-        result.made ? "ugrane" : "nieugrane",
+        t(result.made ? "result.made" : "result.failed"),
       ),
-      ` (${total(d)} pkt), ${signed(result.delta[d])}.`,
+      ` ${t("table.summary.tail", { points: total(d), delta: signed(result.delta[d]) })}`,
     ),
-    el("p", {}, `Meldunki: ${melds.length ? melds.join(", ") : "nikt nie meldował"}.`),
+    el(
+      "p",
+      {},
+      t("table.summary.melds.line", {
+        melds: melds.length ? melds.join(", ") : t("table.summary.melds.none"),
+      }),
+    ),
     el(
       "div",
-      { class: "scroll-x", role: "region", "aria-label": "Punkty w rozdaniu", tabindex: "0" },
+      { class: "scroll-x", role: "region", "aria-label": t("table.summary.table"), tabindex: "0" },
       el(
         "table",
         { class: "table summary-table" },
@@ -94,7 +107,7 @@ function summaryParts(state, result, over) {
           el(
             "tr",
             {},
-            columns.map((t) => el("th", { scope: "col" }, t)),
+            columns.map((name) => el("th", { scope: "col" }, name)),
           ),
         ),
         el("tbody", {}, rows),
@@ -104,7 +117,11 @@ function summaryParts(state, result, over) {
       ? el(
           "div",
           { class: "musik" },
-          el("p", { class: "label" }, `Niewzięty musik (${ORDINAL[unused].toLowerCase()}):`),
+          el(
+            "p",
+            { class: "label" },
+            t("table.summary.unused", { ordinal: ORDINAL[unused].toLowerCase() }),
+          ),
           el(
             "span",
             { class: "pile pile-open" },

@@ -3,10 +3,11 @@
 // (all its cards, the winner marked, then sliding to the winner), or the last one on
 // request. The motion comes from state.js (tableMotion), as `ui.motion`.
 import { $, el } from "../dom.js";
-import { SUITS, meldName, plural } from "../a11y.js";
+import { SUITS, counted, meldName } from "../a11y.js";
 import { suitIcon } from "../cards.js";
 import * as S from "../state.js";
 import { ORDINAL, backs, cardImage, nickText, region } from "./parts.js";
+import { t } from "../words.js";
 
 export function draw(state, ui) {
   if (!ui.motion) return;
@@ -27,11 +28,15 @@ export function draw(state, ui) {
 }
 
 function contractText(h, nick) {
-  if (h.declarer === null && h.bid === null) return "Nikt jeszcze nie licytował";
+  if (h.declarer === null && h.bid === null) return t("table.contract.none");
   if (h.declarer === null)
-    return `Najwyższa oferta: ${h.bid} (${nick(h.bidder)})${h.blind !== null ? ", w ciemno" : ""}`;
-  if (h.contract === null) return `Rozgrywa: ${nick(h.declarer)}, licytacja ${h.bid}`;
-  return `${nick(h.declarer)} gra za ${h.contract}`;
+    return t(h.blind !== null ? "table.contract.highest.blind" : "table.contract.highest", {
+      value: h.bid,
+      nick: nick(h.bidder),
+    });
+  if (h.contract === null)
+    return t("table.contract.declarer", { nick: nick(h.declarer), value: h.bid });
+  return t("table.contract", { nick: nick(h.declarer), value: h.contract });
 }
 
 function centerParts(state, motion) {
@@ -43,13 +48,13 @@ function centerParts(state, motion) {
     el(
       "p",
       { class: "center-info" },
-      el("span", { class: "wide-only" }, `Rozdanie ${view.hand_number}`),
+      el("span", { class: "wide-only" }, t("table.hand_number", { number: view.hand_number })),
       el("span", {}, contractText(h, nick)),
       el(
         "span",
         { class: "trump" },
-        "Atut: ",
-        h.trump ? [suitIcon(h.trump), ` ${SUITS[h.trump]}`] : "brak",
+        `${t("table.trump")} `,
+        h.trump ? [suitIcon(h.trump), ` ${SUITS[h.trump]}`] : t("table.trump.none"),
       ),
     ),
   );
@@ -58,7 +63,7 @@ function centerParts(state, motion) {
       el(
         "p",
         { class: "center-melds" },
-        "Meldunki: ",
+        `${t("table.melds")} `,
         h.melds.map((m, i) =>
           el(
             "span",
@@ -83,10 +88,11 @@ function musiks(h, turning) {
     "div",
     { class: "musiks" },
     h.musiks.map((musik, i) => {
-      const title = h.musiks.length > 1 ? `${ORDINAL[i]} musik` : "Musik";
-      const takenMusik = h.musik_taken === i ? " (wzięty)" : "";
-      const faceDown = plural(musik.count, "zakryta karta", "zakryte karty", "zakrytych kart");
-      const hidden = `${title}: ${musik.count} ${faceDown}`;
+      const title =
+        h.musiks.length > 1 ? t("table.musik.nth", { ordinal: ORDINAL[i] }) : t("table.musik");
+      const takenMusik = h.musik_taken === i ? ` ${t("table.musik.taken")}` : "";
+      const faceDown = counted("count.face_down", musik.count);
+      const hidden = t("table.musik.hidden", { title, cards: faceDown });
       const cards = musik.cards
         ? el(
             "span",
@@ -106,12 +112,12 @@ function trick(state, { taken, sliding, lastOne, fresh }) {
   const place = S.positions(game.players, game.you);
   const cards = lastOne ? h.last_trick.cards : h.trick;
   const winner = lastOne ? h.last_trick.winner : h.winning;
-  let title = "Na stole";
+  let title = t("table.trick");
   if (lastOne)
     title =
       state.showLastTrick && !taken
-        ? `Ostatnia lewa, bierze ją ${nick(winner)}`
-        : `Lewa dla: ${nick(winner)}`;
+        ? t("table.trick.last", { nick: nick(winner) })
+        : t("table.trick.taken", { nick: nick(winner) });
   const asked = state.showLastTrick && !taken ? " trick-last" : "";
   const slide = sliding ? ` collect-${place[winner]}` : "";
   return el(
@@ -131,13 +137,21 @@ function trick(state, { taken, sliding, lastOne, fresh }) {
           cardImage(p.card),
           nickText(nick(p.seat), "span"),
           p.seat === winner
-            ? el("span", { class: "chip chip-win" }, lastOne ? "bierze" : "wygrywa")
+            ? el(
+                "span",
+                { class: "chip chip-win" },
+                t(lastOne ? "table.chip.takes" : "table.chip.wins"),
+              )
             : "",
         ),
       ),
     ),
     cards.length
       ? ""
-      : el("p", { class: "empty" }, h.to_move === null ? "" : `Wychodzi ${nick(h.to_move)}.`),
+      : el(
+          "p",
+          { class: "empty" },
+          h.to_move === null ? "" : t("table.trick.lead", { nick: nick(h.to_move) }),
+        ),
   );
 }
