@@ -3,13 +3,15 @@
 - every key the server, the rules and the page use is in it, with the same placeholders;
 - every key in it is used (by its literal key, or as one of a family the server's tables
   name: an option's values, the levels, the phases);
-- the page's modules hold no Polish text of their own, but for those the next step
-  converts (``NOT_YET``), each with at most as many strings as it has now.
+- the page's modules hold no Polish text of their own (the few words a page needs
+  without /api/site are the catalogue's, copied into its HTML and checked here);
+- the pages' maxlength values are the server's limits.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -37,18 +39,6 @@ PLURAL_FORMS = ("one", "few", "many")
 # Arguments of a refusal that are no placeholder.
 NOT_PARAMS = {"status", "field", "more"}
 
-# Modules whose words still live in them, with how many Polish strings each may hold at
-# most: the client conversion step moves them to the catalogue and deletes their line here
-# (render.js and a11y.js are being split into region modules first). This list shrinks to
-# empty; it never grows.
-NOT_YET = {
-    "api.js": 2,  # "no connection", "server error"
-    "contact.js": 11,  # the contact form
-    "home.js": 22,  # the home page's lists and hints
-    "main.js": 15,  # the table page's notes
-    "page.js": 3,  # the terms page's operator lines
-    "settings.js": 9,  # the settings panel
-}
 # A string with a Polish letter or a common short Polish word is taken for a name or a
 # sentence (comments are left out).
 POLISH = re.compile(r"[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]|\b(?:nie|tak|gra|gry|do|na|za|po|od|się)\b")
@@ -197,10 +187,33 @@ def polish_strings(path: Path) -> list[str]:
 def test_the_page_holds_no_words_the_catalogue_does_not() -> None:
     for path in sorted(JS.rglob("*.js")):
         held = polish_strings(path)
-        allowed = NOT_YET.get(path.relative_to(JS).as_posix(), 0)
-        assert len(held) <= allowed, f"{path.relative_to(JS)} holds words of its own: {held}"
+        assert not held, f"{path.relative_to(JS)} holds words of its own: {held}"
 
 
-@pytest.mark.parametrize("name", sorted(NOT_YET))
-def test_the_not_yet_converted_list_names_real_modules(name: str) -> None:
-    assert (JS / name).is_file()
+FALLBACK = re.compile(r'<script type="application/json" id="words-fallback">(.*?)</script>', re.S)
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in (SRC / "web" / "static").glob("*.html")))
+def test_the_pages_fallback_words_are_the_catalogues(page: str) -> None:
+    """A page carries the few words it shows without /api/site (site.js) as pl.json has
+    them: "no connection", the settings on the offline page."""
+    found = FALLBACK.findall((SRC / "web" / "static" / page).read_text(encoding="utf-8"))
+    assert len(found) <= 1
+    for key, text in (json.loads(found[0]) if found else {}).items():
+        assert WORDS.get(key) == text, (page, key)
+
+
+@pytest.mark.parametrize(
+    ("page", "field", "limit"),
+    [
+        ("index.html", "nick", texts.NICK_MAX),
+        ("index.html", "game-name", texts.NAME_MAX),
+        ("game.html", "join-nick", texts.NICK_MAX),
+        ("game.html", "chat-text", texts.CHAT_MAX),
+    ],
+)
+def test_the_pages_maxlengths_are_the_servers_limits(page: str, field: str, limit: int) -> None:
+    """The fields' maxlength is the limit the server keeps (/api/site limits)."""
+    html = (SRC / "web" / "static" / page).read_text(encoding="utf-8")
+    tag = re.search(rf'<(?:input|textarea)\b[^>]*\bid="{field}"[^>]*>', html)
+    assert tag and f'maxlength="{limit}"' in tag.group(0), (page, field)

@@ -1,4 +1,9 @@
 // The HTTP side of the protocol (docs/protocol.md §3): lobby calls, JSON in and out.
+// Its own two messages (no connection, a server error without a body) are the
+// catalogue's, by t(), read when a request fails: by then site.js has loaded the words, or
+// failed to, and the page shows the key (the first request, /api/site itself, is told
+// apart by site.js, which leaves `site` null).
+import { t } from "./words.js";
 
 export class ApiError extends Error {
   // `field`: the request's field the refusal concerns ("nick", "options"…), or undefined;
@@ -22,11 +27,7 @@ export async function request(method, path, body, cache = "no-store") {
       cache,
     });
   } catch {
-    throw new ApiError(
-      "network",
-      "Brak połączenia z serwerem. Sprawdź internet i spróbuj ponownie.",
-      0,
-    );
+    throw new ApiError("network", t("connection.network"), 0);
   }
   let data = null;
   try {
@@ -38,7 +39,7 @@ export async function request(method, path, body, cache = "no-store") {
     const error = data?.error;
     throw new ApiError(
       error?.code || "http",
-      error?.message || `Błąd serwera (${response.status}).`,
+      error?.message || t("connection.server_error", { status: response.status }),
       response.status,
       error?.field,
       error?.params,

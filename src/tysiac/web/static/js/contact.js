@@ -2,18 +2,19 @@
 // browser with the operator's OpenPGP key (OpenPGP.js, loaded only on this page), and
 // only the armored ciphertext is sent to /api/contact, which mails it on unchanged.
 import { $ } from "./dom.js";
-import { ApiError, request, siteInfo } from "./api.js";
+import { ApiError, request } from "./api.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
+import { site } from "./site.js";
+import { t } from "./words.js";
 
 initSettings();
 initPwa();
 
 const OPENPGP = "/static/vendor/openpgp/openpgp.min.mjs";
 
-const KEPT = "Twój tekst został w formularzu.";
-const ENCRYPTION_FAILED =
-  "Nie udało się zaszyfrować wiadomości w tej przeglądarce. Odśwież stronę i spróbuj ponownie albo napisz do operatora e-mailem.";
+const KEPT = t("contact.kept");
+const ENCRYPTION_FAILED = t("contact.encryption_failed");
 
 let config = null;
 let operatorKey = null; // a promise of the parsed key (OpenPGP.js and the key, loaded once)
@@ -67,8 +68,8 @@ function plaintext(text, nickText, emailText) {
     "Content-Type: text/plain; charset=utf-8",
     "Content-Transfer-Encoding: 8bit",
     "",
-    `Nick: ${nickText || "(nie podano)"}`,
-    `E-mail: ${emailText || "(nie podano)"}`,
+    t("contact.mail.nick", { nick: nickText || t("contact.mail.none") }),
+    t("contact.mail.email", { email: emailText || t("contact.mail.none") }),
     "",
     text,
   ];
@@ -90,15 +91,12 @@ function valid() {
   fieldError(message, "");
   fieldError(email, "");
   if (!message.value.trim()) {
-    fieldError(message, "Wpisz treść wiadomości.");
+    fieldError(message, t("contact.message.empty"));
     message.focus();
     ok = false;
   }
   if (email.value.trim() && !email.checkValidity()) {
-    fieldError(
-      email,
-      "To nie wygląda na adres e-mail (np. ala@example.com). Popraw go albo zostaw puste pole.",
-    );
+    fieldError(email, t("contact.email.invalid"));
     if (ok) email.focus();
     ok = false;
   }
@@ -108,12 +106,12 @@ function valid() {
 async function submit(event) {
   event.preventDefault();
   if (send.disabled || !valid()) {
-    if (!send.disabled) fail("Popraw zaznaczone pola.");
+    if (!send.disabled) fail(t("contact.invalid"));
     return;
   }
   send.disabled = true;
   send.setAttribute("aria-busy", "true");
-  say("Szyfrowanie wiadomości…");
+  say(t("contact.encrypting"));
   try {
     let armored;
     try {
@@ -123,14 +121,12 @@ async function submit(event) {
       fail(`${ENCRYPTION_FAILED} ${KEPT}`);
       return;
     }
-    say("Wysyłanie zaszyfrowanej wiadomości…");
+    say(t("contact.sending"));
     const sent = await request("POST", "/api/contact", { message: armored });
     form.reset();
-    say(
-      `${sent?.message || "Wiadomość wysłana. Dziękujemy!"} Jeśli podany był adres e-mail, odpowiedź przyjdzie na niego.`,
-    );
+    say(`${sent?.message || t("contact.sent")} ${t("contact.sent.reply")}`);
   } catch (error) {
-    const text = error instanceof ApiError ? error.message : "Coś poszło nie tak.";
+    const text = error instanceof ApiError ? error.message : t("contact.failed");
     if (error instanceof ApiError && error.code === "contact_off") showOff();
     // Nothing is lost: the form keeps the text for another try or for copying.
     fail(`${text} ${KEPT}`);
@@ -145,16 +141,14 @@ function showOff() {
   $("contact-off").hidden = false;
 }
 
-async function fillEmail() {
-  try {
-    const { operator } = await siteInfo();
-    if (!operator.email) return;
-    for (const link of document.querySelectorAll("[data-email]")) {
-      link.textContent = operator.email;
-      link.href = `mailto:${operator.email}`;
-    }
-  } catch {
-    // the links keep pointing at the terms page, which names the operator
+/** Without the operator's address (or /api/site), the links keep pointing at the terms
+ * page, which names the operator. */
+function fillEmail() {
+  const email = site?.operator?.email;
+  if (!email) return;
+  for (const link of document.querySelectorAll("[data-email]")) {
+    link.textContent = email;
+    link.href = `mailto:${email}`;
   }
 }
 
@@ -164,7 +158,7 @@ async function start() {
     config = await request("GET", "/api/contact");
   } catch (error) {
     $("loading").hidden = true;
-    fail(`Nie udało się wczytać formularza. ${error.message}`);
+    fail(t("contact.load_failed", { reason: error.message }));
     return;
   }
   $("loading").hidden = true;

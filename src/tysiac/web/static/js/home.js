@@ -11,7 +11,7 @@ import {
   defaultMarked,
   optionsLine,
 } from "./options.js";
-import { site } from "./site.js";
+import { limit, site } from "./site.js";
 import { t } from "./words.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
@@ -20,6 +20,8 @@ import * as store from "./store.js";
 initSettings();
 initPwa();
 
+// The computer level chosen at first (the page has no list of its own: /api/site names them).
+const DEFAULT_LEVEL = "medium";
 const POLL_MS = 5000;
 const MINE_MS = 30000;
 const form = $("create-form");
@@ -166,7 +168,7 @@ let moveTimes = null; // {public: [seconds], private: [seconds]}, once loaded
 function loadMoveTimes() {
   const select = field("move_seconds");
   if (!site) {
-    $("move-hint").textContent = "Nie udało się wczytać czasów na ruch: gra dostanie domyślny.";
+    $("move-hint").textContent = t("home.move_times.failed");
     return;
   }
   moveTimes = site.move_seconds;
@@ -185,7 +187,7 @@ function loadMoveTimes() {
 /** The computer levels the server has, by their names (level.<level>). */
 function showLevels(levels) {
   const select = field("bot_level");
-  const chosen = select.value;
+  const chosen = select.value || DEFAULT_LEVEL;
   select.replaceChildren(
     ...levels.map((level) => el("option", { value: level }, t(`level.${level}`))),
   );
@@ -194,8 +196,8 @@ function showLevels(levels) {
 
 /** The short game as the server plays it (R32): its target and where its barrel starts. */
 function showShortGame({ target, barrel }) {
-  $("short-label").textContent = `Krótka gra (do ${target})`;
-  $("short-hint").textContent = `Beczka od ${barrel} punktów.`;
+  $("short-label").textContent = t("home.short", { target });
+  $("short-hint").textContent = t("home.short.hint", { barrel });
 }
 
 /** Only the move times the server allows for this kind of game. */
@@ -207,9 +209,9 @@ function syncPublic() {
   for (const option of select.options) option.disabled = !allowed.includes(Number(option.value));
   if (!allowed.includes(Number(select.value))) select.value = String(allowed[0]);
   const longer = moveTimes.private.some((seconds) => !moveTimes.public.includes(seconds));
-  let hint = longer ? "Dłuższy czas tylko w grze prywatnej." : "";
+  let hint = longer ? t("home.move_time.longer") : "";
   if (isPublic && allowed.length === 1)
-    hint = `W grze publicznej zawsze ${durationText(allowed[0])}.`;
+    hint = t("home.move_time.public", { time: durationText(allowed[0]) });
   $("move-hint").textContent = hint;
 }
 
@@ -224,7 +226,7 @@ function nick() {
   const input = $("nick");
   const value = input.value.trim();
   if (value) return value;
-  showError("nick-error", "Wpisz nick: dowolny pseudonim, do 20 znaków.");
+  showError("nick-error", t("home.nick.missing", { limit: limit("nick", 20) }));
   return null;
 }
 
@@ -290,7 +292,7 @@ async function join(code, spot) {
   clearErrors();
   const held = store.loadSeat(code);
   if (held) {
-    store.setNotice(t("error.already_seated", { nick: held.nick || "gracz" }));
+    store.setNotice(t("error.already_seated", { nick: held.nick || t("home.player") }));
     location.href = `/g/${code}`;
     return;
   }
@@ -311,7 +313,7 @@ $("join-form").addEventListener("submit", (event) => {
   clearErrors();
   const code = normaliseCode($("join-code").value);
   if (!code) {
-    showError("join-code-error", "Wpisz kod gry.");
+    showError("join-code-error", t("home.code.missing"));
     return;
   }
   join(code, "join-code-error");
@@ -332,11 +334,14 @@ function replaceKeepingFocus(list, items) {
 const gameTitle = (game) => game.name || game.code;
 
 function describe(game) {
-  const tags = [`${game.nicks.filter(Boolean).length} z ${game.players} graczy`];
+  const tags = [
+    t("home.game.players", { taken: game.nicks.filter(Boolean).length, players: game.players }),
+  ];
   const computers = (game.bots || []).filter(Boolean).length;
-  if (computers) tags.push(computers === 1 ? "1 komputer" : `komputery: ${computers}`);
-  if (game.short) tags.push("krótka");
-  if (game.chat) tags.push("czat");
+  if (computers)
+    tags.push(computers === 1 ? t("home.game.bot") : t("home.game.bots", { count: computers }));
+  if (game.short) tags.push(t("home.game.short"));
+  if (game.chat) tags.push(t("home.game.chat"));
   if (changedOptions(game.options).length) tags.push(optionsLine(game.options).toLowerCase());
   return tags.join(" · ");
 }
@@ -349,8 +354,8 @@ function publicItem(game, waiting) {
     action = el(
       "a",
       { class: "button", href: `/g/${game.code}`, "data-key": `go:${game.code}` },
-      "Wróć",
-      el("span", { class: "sr-only" }, ` do gry ${title}`),
+      t("home.game.back"),
+      el("span", { class: "sr-only" }, ` ${t("home.game.to", { title })}`),
     );
   } else if (waiting) {
     action = el(
@@ -361,15 +366,15 @@ function publicItem(game, waiting) {
         "data-key": `join:${game.code}`,
         onclick: () => join(game.code, "list-error"),
       },
-      "Dołącz",
-      el("span", { class: "sr-only" }, ` do gry ${title}`),
+      t("home.game.join"),
+      el("span", { class: "sr-only" }, ` ${t("home.game.to", { title })}`),
     );
   } else {
     action = el(
       "a",
       { class: "button", href: `/g/${game.code}`, "data-key": `watch:${game.code}` },
-      "Oglądaj",
-      el("span", { class: "sr-only" }, ` grę ${title}`),
+      t("home.game.watch"),
+      el("span", { class: "sr-only" }, ` ${t("home.game.watched", { title })}`),
     );
   }
   return el(
@@ -387,7 +392,7 @@ function publicItem(game, waiting) {
       el(
         "p",
         { class: "hint" },
-        `${game.nicks.map((n, i) => (game.bots?.[i] ? `${n} (komputer)` : n)).join(", ")} · ${describe(game)}`,
+        `${game.nicks.map((n, i) => (game.bots?.[i] ? t("home.game.bot_nick", { nick: n }) : n)).join(", ")} · ${describe(game)}`,
       ),
     ),
     action,
@@ -408,27 +413,27 @@ async function refreshPublic() {
         $("waiting"),
         games.waiting.length
           ? games.waiting.map((g) => publicItem(g, true))
-          : empty("Teraz żadna gra nie czeka na graczy."),
+          : empty(t("home.waiting.none")),
       );
       replaceKeepingFocus(
         $("playing"),
         games.playing.length
           ? games.playing.map((g) => publicItem(g, false))
-          : empty("Teraz nie toczy się żadna gra publiczna."),
+          : empty(t("home.playing.none")),
       );
     }
-    $("list-note").textContent = "Lista odświeża się sama.";
+    $("list-note").textContent = t("home.list.note");
   } catch (error) {
-    $("list-note").textContent = `Nie udało się pobrać listy: ${error.message}`;
+    $("list-note").textContent = t("home.list.failed", { reason: error.message });
   }
 }
 
 // --- this device's games ---
 
 const STATUS = {
-  playing: "trwa",
-  finished: "zakończona",
-  cancelled: "anulowana",
+  playing: "home.mine.playing",
+  finished: "home.mine.finished",
+  cancelled: "home.mine.cancelled",
 };
 
 async function mineItem(entry) {
@@ -438,8 +443,11 @@ async function mineItem(entry) {
     info = await gameInfo(entry.code);
     status =
       info.status === "waiting"
-        ? `czeka na graczy (${info.nicks.filter(Boolean).length} z ${info.players})`
-        : STATUS[info.status];
+        ? t("home.mine.waiting", {
+            taken: info.nicks.filter(Boolean).length,
+            players: info.players,
+          })
+        : t(STATUS[info.status]);
     if (info.status === "finished" || info.status === "cancelled") store.markEnded(entry.code);
   } catch (error) {
     if (error.status === 404) {
@@ -448,9 +456,9 @@ async function mineItem(entry) {
     }
     if (error.status === 410) {
       store.markEnded(entry.code);
-      status = "usunięta";
+      status = t("home.mine.deleted");
     } else {
-      status = "stan nieznany (brak połączenia)";
+      status = t("home.mine.unknown");
     }
   }
   const current = store.loadSeat(entry.code);
@@ -458,8 +466,12 @@ async function mineItem(entry) {
     store.removeSeat(entry.code);
     return null;
   }
-  const title = info?.name ? `${info.name} (${entry.code})` : `Gra ${entry.code}`;
-  const who = entry.nick ? ` · grasz jako ${entry.nick}` : "";
+  const title = info?.name
+    ? t("table.title.named", { name: info.name, code: entry.code })
+    : t("table.title", { code: entry.code });
+  const facts = [status];
+  if (info) facts.push(t("home.mine.players", { players: info.players }));
+  if (entry.nick) facts.push(t("home.mine.nick", { nick: entry.nick }));
   return el(
     "li",
     { class: "game" },
@@ -467,7 +479,7 @@ async function mineItem(entry) {
       "div",
       { class: "game-text" },
       el("p", {}, el("a", { href: `/g/${entry.code}`, "data-key": `mine:${entry.code}` }, title)),
-      el("p", { class: "hint" }, `${status}${info ? ` · ${info.players} graczy` : ""}${who}`),
+      el("p", { class: "hint" }, facts.join(" · ")),
     ),
   );
 }
@@ -482,9 +494,7 @@ async function refreshMine() {
   const items = (await Promise.all(entries.map(mineItem))).filter(Boolean);
   replaceKeepingFocus(
     $("mine"),
-    items.length
-      ? items
-      : [el("li", { class: "muted" }, "Nie masz jeszcze żadnych gier na tym urządzeniu.")],
+    items.length ? items : [el("li", { class: "muted" }, t("home.mine.none"))],
   );
 }
 

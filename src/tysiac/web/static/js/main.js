@@ -42,7 +42,7 @@ const say = logLine;
 
 // The computer levels the server has, by their names (level.<level>), in the host's list.
 function showLevels(select, levels) {
-  const chosen = select.value;
+  const chosen = select.value || "medium"; // the level chosen at first
   select.replaceChildren(
     ...levels.map((level) => {
       const option = document.createElement("option");
@@ -103,11 +103,11 @@ const handlers = {
   pong() {},
   reported(message) {
     update(S.withFlag(state, "reported", [...state.reported, message.seq]));
-    say("Wiadomość zgłoszona administratorowi. Dziękujemy.");
+    say(t("table.chat.reported.note"));
   },
   deleted(message) {
     store.markEnded(code);
-    update(S.withError(state, message.message || "Ta gra została usunięta z serwera."));
+    update(S.withError(state, message.message || t("table.deleted")));
   },
 };
 
@@ -117,8 +117,7 @@ const socket = openSocket({
   hello: () => state.stored?.token ?? null,
   handlers,
   onStatus: (status, closeCode) => {
-    if (status === "retrying" && state.connection === "open")
-      say("Połączenie przerwane. Łączę ponownie…");
+    if (status === "retrying" && state.connection === "open") say(t("connection.retrying"));
     update(S.withConnection(state, status, closeCode ?? null));
   },
   onClose: (closeCode) => {
@@ -134,12 +133,7 @@ const socket = openSocket({
   },
   onProtocolError: (error) => {
     console.error(error);
-    update(
-      S.withError(
-        state,
-        "Serwer przysłał wiadomość, której ta strona nie rozumie. Odśwież stronę.",
-      ),
-    );
+    update(S.withError(state, t("connection.not_understood")));
   },
 });
 
@@ -156,7 +150,7 @@ function sendMove(action) {
   if (socket.send({ type: "move", v: state.snap.v, action })) {
     update(S.withBusy(state));
     renderer.flush(state); // at once: a second press must find the controls already off
-  } else update(S.withError(state, "Brak połączenia z serwerem. Ruch nie został wysłany."));
+  } else update(S.withError(state, t("connection.move_not_sent")));
 }
 
 // --- intents from input.js ---
@@ -171,11 +165,7 @@ async function copyLink() {
     // no clipboard access: the link stays on screen to copy by hand
   }
   update(
-    S.withFlag(
-      state,
-      "copyNote",
-      done ? "Skopiowano link." : "Nie udało się skopiować. Zaznacz link i skopiuj go.",
-    ),
+    S.withFlag(state, "copyNote", done ? t("table.share.copied") : t("table.share.not_copied")),
   );
   setTimeout(() => update(S.withFlag(state, "copyNote", "")), 4000);
 }
@@ -218,12 +208,7 @@ const act = {
     const action = S.giveAction(state);
     if (action) sendMove(action);
     else
-      update(
-        S.withError(
-          state,
-          `Najpierw wybierz kartę, którą dostanie ${nickOf(S.nextRecipient(state))}.`,
-        ),
-      );
+      update(S.withError(state, t("table.give.first", { nick: nickOf(S.nextRecipient(state)) })));
   },
   discard() {
     const action = S.discardAction(state);
@@ -232,7 +217,7 @@ const act = {
       update(
         S.withError(
           state,
-          `Najpierw wybierz ${cardsToPick(S.legal(state).discard?.count ?? 0)} do odłożenia.`,
+          t("table.discard.first", { cards: cardsToPick(S.legal(state).discard?.count ?? 0) }),
         ),
       );
   },
@@ -262,23 +247,22 @@ const act = {
     sendMove({ type: "surrender" });
   },
   rematch() {
-    if (!socket.send({ type: "rematch" }))
-      update(S.withError(state, "Brak połączenia z serwerem."));
+    if (!socket.send({ type: "rematch" })) update(S.withError(state, t("connection.none")));
   },
   "add-bot"(intent) {
     if (!socket.send({ type: "add_bot", level: intent.level }))
-      update(S.withError(state, "Brak połączenia z serwerem."));
+      update(S.withError(state, t("connection.none")));
   },
   "remove-bot"(intent) {
     if (!socket.send({ type: "remove_bot", seat: intent.seat }))
-      update(S.withError(state, "Brak połączenia z serwerem."));
+      update(S.withError(state, t("connection.none")));
   },
   "copy-link": copyLink,
   share: () =>
     navigator
       .share?.({
-        title: "Tysiąc",
-        text: `Zagraj ze mną w tysiąca! Kod gry: ${code}`,
+        title: t("table.share.title"),
+        text: t("table.share.text", { code }),
         url: `${location.origin}/g/${code}`,
       })
       .catch(() => {}),
@@ -291,13 +275,13 @@ const act = {
     if (!text) return;
     update(S.withFlag(state, "chatError", ""));
     if (socket.send({ type: "chat", text })) renderer.clearChatInput();
-    else update(S.withError(state, "Brak połączenia z serwerem. Wiadomość nie została wysłana."));
+    else update(S.withError(state, t("connection.chat_not_sent")));
   },
   join: (intent) => join(intent.nick),
   report(intent) {
     if (state.reported.includes(intent.seq)) return;
     if (!socket.send({ type: "report", seq: intent.seq }))
-      update(S.withError(state, "Brak połączenia z serwerem."));
+      update(S.withError(state, t("connection.none")));
   },
   wake: () => socket.wake(),
 };

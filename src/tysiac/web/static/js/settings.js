@@ -4,42 +4,35 @@
 // dialog to change them; every change applies at once.
 import { el } from "./dom.js";
 import { play, rememberSound } from "./sound.js";
+import { t } from "./words.js";
 
+// Each setting's values; its legend and the values' names are the catalogue's
+// (settings.<key>, settings.<key>.<value>).
 export const CHOICES = {
+  theme: { options: ["light", "dark", "system"], default: "system" },
+  font: { options: ["system", "atkinson"], default: "system" },
+  textSize: { options: ["normal", "large", "larger"], default: "normal" },
+  sound: { options: ["off", "on"], default: "off" },
+};
+const LEGENDS = {
+  theme: "settings.theme",
+  font: "settings.font",
+  textSize: "settings.text_size",
+  sound: "settings.sound",
+};
+const LABELS = {
   theme: {
-    legend: "Motyw",
-    options: [
-      ["light", "Jasny"],
-      ["dark", "Ciemny"],
-      ["system", "Jak w systemie"],
-    ],
-    default: "system",
+    light: "settings.theme.light",
+    dark: "settings.theme.dark",
+    system: "settings.theme.system",
   },
-  font: {
-    legend: "Czcionka",
-    options: [
-      ["system", "Zwykła"],
-      ["atkinson", "Wyraźna"],
-    ],
-    default: "system",
-  },
+  font: { system: "settings.font.system", atkinson: "settings.font.atkinson" },
   textSize: {
-    legend: "Rozmiar tekstu",
-    options: [
-      ["normal", "Zwykły"],
-      ["large", "Większy"],
-      ["larger", "Bardzo duży"],
-    ],
-    default: "normal",
+    normal: "settings.text_size.normal",
+    large: "settings.text_size.large",
+    larger: "settings.text_size.larger",
   },
-  sound: {
-    legend: "Dźwięki",
-    options: [
-      ["off", "Wyłączone"],
-      ["on", "Włączone"],
-    ],
-    default: "off",
-  },
+  sound: { off: "settings.sound.off", on: "settings.sound.on" },
 };
 
 export function loadSettings() {
@@ -51,7 +44,7 @@ export function loadSettings() {
     } catch {
       // storage blocked
     }
-    settings[key] = choice.options.some(([v]) => v === value) ? value : choice.default;
+    settings[key] = choice.options.includes(value) ? value : choice.default;
   }
   return settings;
 }
@@ -89,13 +82,13 @@ function buildDialog(settings) {
     el(
       "fieldset",
       {},
-      el("legend", {}, choice.legend),
-      choice.options.map(([value, label]) =>
+      el("legend", {}, t(LEGENDS[key])),
+      choice.options.map((value) =>
         el(
           "label",
           { class: "choice" },
           el("input", { type: "radio", name: key, value, checked: settings[key] === value }),
-          ` ${label}`,
+          ` ${t(LABELS[key][value])}`,
         ),
       ),
     ),
@@ -103,12 +96,12 @@ function buildDialog(settings) {
   const dialog = el(
     "dialog",
     { id: "settings-dialog", class: "dialog", "aria-labelledby": "settings-title" },
-    el("h2", { id: "settings-title" }, "Wygląd i dźwięki"),
+    el("h2", { id: "settings-title" }, t("settings.title")),
     groups,
     el(
       "p",
       { class: "dialog-buttons" },
-      el("button", { type: "button", class: "button", "data-close": "" }, "Zamknij"),
+      el("button", { type: "button", class: "button", "data-close": "" }, t("settings.close")),
     ),
   );
   dialog.addEventListener("change", (event) => {
