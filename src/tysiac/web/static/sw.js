@@ -126,6 +126,8 @@ async function page(request) {
   try {
     return await fetch(request);
   } catch {
+    // The last resort, offline with offline.html not cached: no /api/site to ask for
+    // the words, so this one sentence stays here (tests/web/test_words.py ALLOWED).
     return (
       (await cached("/offline.html")) ||
       new Response("Brak połączenia z internetem. Do gry potrzebny jest internet.", {
