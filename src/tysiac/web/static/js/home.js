@@ -148,7 +148,8 @@ function restoreHouseRules(opts) {
 }
 
 function restore() {
-  $("nick").value = store.getNick();
+  // This runs once /api/site came (site.js): a nick typed meanwhile stays.
+  if (!$("nick").value) $("nick").value = store.getNick();
   const opts = store.getOpts();
   if ([2, 3, 4].includes(opts.players)) {
     for (const radio of form.querySelectorAll('input[name="players"]'))

@@ -44,7 +44,7 @@ const CALM = matchMedia("(prefers-reduced-motion: reduce)");
 const visible = (node) => node.getClientRects().length > 0;
 
 export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
-  $("join-nick").value = nick;
+  if (!$("join-nick").value) $("join-nick").value = nick; // one typed meanwhile stays
   let marks = S.initialMarks();
   let frame = 0;
   let pending = null;
