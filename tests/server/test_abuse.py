@@ -285,7 +285,7 @@ def test_the_database_and_the_key_file_are_private_and_the_key_is_not_in_the_dat
     tmp_path: Path,
 ) -> None:
     database = tmp_path / "test.db"
-    with live_server(tmp_path) as server:
+    with live_server(tmp_path, migrated=False) as server:  # the server makes the file
         server.create("Ala", 2)
         key_file = tmp_path / "test.db.key"
         assert mode(database) == 0o600
