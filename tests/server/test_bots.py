@@ -222,6 +222,7 @@ def test_people_and_a_strong_bot_play_at_one_table(tmp_path: Path, players: int)
         people[0].send({"type": "add_bot", "level": "strong"})
         state = people[0].wait_state(lambda s: s["game"]["status"] == "playing")
         assert [s["bot"] for s in state["game"]["seats"]][-1] == "strong"
+        settle(people)  # every person has a state of the game under way (a view)
         play_until(people, lambda s: s["view"]["hand_number"] >= 3, limit=120)
         log = people[0].state["log"]
         assert any(e.get("seat") == players - 1 and e["kind"] == "play" for e in log)
