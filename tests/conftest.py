@@ -6,7 +6,8 @@ refuses to start beside it: in a run of everything they go last; ``make test`` r
 in an invocation of their own after the others (which run in parallel, pytest-xdist).
 
 ``slow``: the tests that take seconds even on a quiet machine; ``make test-fast`` leaves
-them out, with the browser tests.
+them out, with the browser tests. They run first of the others, so that none of them is
+started last by a parallel run, alone while the other workers idle.
 
 A run that selects by ``-m`` or ``-k`` and finds nothing to run (say ``-m browser`` on
 tests/rules) ends with exit code 0, not 5: an empty selection is not a failure.
@@ -26,7 +27,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if WEB in Path(item.path).parents:
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: WEB in Path(item.path).parents)
+    # The slow ones first: with pytest-xdist the run then does not wait on one of them
+    # started last; the others keep their order.
+    items.sort(
+        key=lambda item: (WEB in Path(item.path).parents, item.get_closest_marker("slow") is None)
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

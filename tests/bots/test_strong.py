@@ -102,6 +102,7 @@ def quick_strong_search(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots.BOTS, "strong", quick_strong)  # type: ignore[index]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
 def test_strong_bots_play_whole_games_under_random_table_options(
     seed: int, quick_strong_search: None
