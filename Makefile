@@ -1,6 +1,7 @@
 # Everything a fresh machine needs is installed by these targets.
 #   make run    install what is missing, then serve the game on SQLite at http://127.0.0.1:8000
 #   make test   install what is missing, then lint, type-check and run every test
+#   make test-fast  the quick tests only (no browser, nothing marked slow), in parallel
 #   make bench  print the engine's speed figures
 
 PYTHON   ?= python3
@@ -19,8 +20,14 @@ JS       := src/tysiac/web/static/js src/tysiac/web/static/sw.js tests/js eslint
 # command line only (not read from the environment, where tcsh keeps HOST = the host name).
 HOST     = 127.0.0.1
 PORT     = 8000
+# pytest-xdist workers: for the tests that need no browser (most of them wait on sockets
+# and subprocesses, so more workers than cores), and for the browser tests (each worker
+# drives a Chromium of its own). `make test WORKERS=1 BROWSER_WORKERS=1` runs them one by one.
+WORKERS         ?= 4
+BROWSER_WORKERS ?= 2
+PYTEST          := $(BIN)/python -m pytest
 
-.PHONY: install assets run test test-js lint bench clean
+.PHONY: install assets run test test-js test-fast lint bench clean
 
 install: $(STAMP)
 
@@ -86,8 +93,19 @@ lint: install assets
 test-js: install assets
 	node --test tests/js/*.test.mjs
 
+# Two runs: every test but the browser's in parallel, then the browser tests (tests/web,
+# marked `browser` by tests/conftest.py) in a run of their own, as Playwright's event loop
+# in the main thread keeps asyncio.run() out of any test after them. Both always run; the
+# target fails if either did. Each ends with pytest's own summary line.
 test: lint assets test-js $(CHROMIUM) $(GPG) /usr/share/dict/polish
-	$(BIN)/python -m pytest
+	status=0; \
+	$(PYTEST) -n $(WORKERS) --dist worksteal -m "not browser" || status=$$?; \
+	$(PYTEST) -n $(BROWSER_WORKERS) --dist worksteal -m browser || status=$$?; \
+	exit $$status
+
+# The inner loop: no browser, nothing marked slow (`-m slow` lists those), lint left out.
+test-fast: install
+	$(PYTEST) -n $(WORKERS) --dist worksteal -m "not browser and not slow"
 
 bench: install
 	$(BIN)/python bench/engine.py

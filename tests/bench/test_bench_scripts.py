@@ -38,6 +38,7 @@ FIGURES = re.compile(
     [["--players", "3"], ["--players", "2", "--clients", "2"]],
     ids=["3-players", "2-players-2-clients"],
 )
+@pytest.mark.slow
 def test_load_bench_plays_at_human_pace_without_errors(options: list[str]) -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH / "load.py"), *QUICK_LOAD, *options],

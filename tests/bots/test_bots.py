@@ -137,7 +137,10 @@ def _hidden(game: rules.Game, seat: int) -> set[int]:
     return hidden - known
 
 
-@pytest.mark.parametrize("level", bots.LEVELS)
+@pytest.mark.parametrize(
+    "level",
+    [pytest.param(level, marks=[pytest.mark.slow] * (level == "strong")) for level in bots.LEVELS],
+)
 def test_a_bot_answers_the_same_whatever_the_cards_it_cannot_see(level: str) -> None:
     """Two positions that differ only in cards hidden from the bot's seat: one answer."""
     rng = random.Random(7)

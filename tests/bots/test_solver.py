@@ -115,6 +115,7 @@ def best_gain(hand: Hand) -> int:
     return search(hand) - counted(hand, declarer)
 
 
+@pytest.mark.slow
 def test_the_solver_finds_what_exhaustive_search_finds() -> None:
     rng = random.Random(1000)
     checked = 0

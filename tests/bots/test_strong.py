@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tysiac import rules
-from tysiac.bots import sampling
+from tysiac import bots, rules
+from tysiac.bots import sampling, strong
 from tysiac.bots.sampling import DEAD, Knowledge
 
 from .test_bots import moves_of_the_play, play_game, random_options
@@ -86,10 +87,29 @@ def test_a_marriage_declared_leaves_its_partner_with_its_player() -> None:
     assert found > 20
 
 
+# A smaller search for the tests that check only what the strong bot may do, not how well
+# it plays: the same code on every move, a few layouts and deals in place of 40 and 24.
+QUICK_SEARCH = {"samples": 6, "plan_samples": 6}
+
+
+def quick_strong(view: rules.GameView, rng: random.Random) -> dict[str, Any]:
+    return strong.choose(view, rng, **QUICK_SEARCH)
+
+
+@pytest.fixture
+def quick_strong_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``strong`` level searches less for the length of one test."""
+    monkeypatch.setitem(bots.BOTS, "strong", quick_strong)  # type: ignore[index]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(8))
-def test_strong_bots_play_whole_games_under_random_table_options(seed: int) -> None:
+def test_strong_bots_play_whole_games_under_random_table_options(
+    seed: int, quick_strong_search: None
+) -> None:
     """The rule-option matrix with the strong level: whole short games of strong bots
-    only, every move legal (``play_game`` checks each against the view's legal moves)."""
+    only, every move legal (``play_game`` checks each against the view's legal moves).
+    Legality is all that is checked here, so with ``quick_strong_search``."""
     rng = random.Random(100 + seed)
     players = (2, 3, 4)[seed % 3]
     game = play_game(["strong"] * players, rng, random_options(rng), rules.game.SHORT_TARGET)

@@ -8,12 +8,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import pytest
 
 from ..server.harness import Client, play_until, settle
 from ..services import POSTGRES, sql
 from .conftest import Cluster
 
 Message = dict[str, Any]
+pytestmark = pytest.mark.slow  # two server processes a test
 
 
 def connected(state: Message) -> list[bool]:

@@ -7,6 +7,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -202,6 +203,7 @@ def random_action(game: Game, rng: random.Random) -> Action:
     return Play(seat, card)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(players_st, rng_st, options_st)
 def test_apply_accepts_exactly_the_legal_actions_and_refusals_change_nothing(

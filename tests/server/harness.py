@@ -7,13 +7,16 @@ tests check the scale-out backends: ``TYSIAC_TEST_SCALE_OUT=1 pytest tests/serve
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,7 +40,7 @@ from tysiac.server.config import Settings
 from tysiac.server.game.dealing import Dealing
 from tysiac.server.serving import build_server
 
-from ..services import fresh_database, redis_url_or_skip
+from ..services import fresh_database, redis_url_or_skip, run_async
 
 Message = dict[str, Any]
 JSON_TYPE = {"Content-Type": "application/json"}  # what every POST must say
@@ -237,6 +240,49 @@ class ProcessServer(Endpoint):
             self.process.wait(10)
 
 
+# The sweeper's pass in tests (1 s in production): what time brings (a deal after the pause,
+# a move out of time) comes within this. Each pass reads the database: at 0.02 s an idle
+# server took a quarter of a core, which a parallel run shares out among its workers.
+SWEEP_SECONDS = 0.05
+
+_sqlite_template: Path | None = None
+
+
+def migrated_sqlite() -> Path:
+    """An SQLite file migrated as the server migrates its own on start, made once a
+    session (``store.backend.migrate`` on ``store.backend.create_engine``), to copy."""
+    global _sqlite_template
+    if _sqlite_template is None:
+        from tysiac.store.backend import create_engine, migrate
+
+        folder = Path(tempfile.mkdtemp(prefix="tysiac-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path = folder / "template.db"
+
+        async def make() -> None:
+            engine = create_engine(f"sqlite+aiosqlite:///{path}")
+            try:
+                await migrate(engine)
+            finally:
+                await engine.dispose()  # the last connection folds the WAL into the file
+
+        run_async(make)
+        assert not (folder / "template.db-wal").exists(), "the template's WAL was left over"
+        _sqlite_template = path
+    return _sqlite_template
+
+
+def copy_migrated_sqlite(path: Path) -> None:
+    """``path``: a copy of the migrated template, readable by its owner only (as the
+    server makes a new one), unless there is a database there already."""
+    if path.exists():
+        return
+    with migrated_sqlite().open("rb") as source:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as target:
+            shutil.copyfileobj(source, target)
+
+
 @contextmanager
 def live_server(
     tmp_path: Path,
@@ -245,12 +291,17 @@ def live_server(
     start_scores: tuple[int, ...] | None = None,
     move_time: float | None = None,
     clock: Callable[[], datetime] = utc_now,
+    migrated: bool = True,
     **overrides: Any,
 ) -> Iterator[LiveServer]:
     """A fresh server on its own database; ``overrides`` are settings. ``deck`` (card
     codes, every hand dealt from it), ``start_scores`` and ``move_time`` (seconds to
     move, in place of each game's own) are handed to the service as its dealing, and
-    ``clock`` as its time."""
+    ``clock`` as its time.
+
+    Its database, unless ``overrides`` name one, starts as a copy of one migrated once a
+    session (``migrated``; the server's migration on start then finds nothing to do), or
+    with ``migrated=False`` as no database at all, for the server to make."""
     cards = [rules.parse_card(code) for code in deck] if deck is not None else None
     dealing = Dealing(
         deck=(lambda: list(cards)) if cards is not None else None,
@@ -261,10 +312,16 @@ def live_server(
     with ExitStack() as stack:
         if os.environ.get("TYSIAC_TEST_SCALE_OUT") == "1":
             overrides.setdefault("redis_url", redis_url_or_skip())
-            overrides.setdefault("database_url", stack.enter_context(fresh_database()))
+            if "database_url" not in overrides:
+                database = fresh_database(migrated=migrated)
+                overrides["database_url"] = stack.enter_context(database)
             overrides.setdefault("hashing_secret", "scale-out tests " * 4)  # PostgreSQL needs one
-        overrides.setdefault("database_url", f"sqlite+aiosqlite:///{tmp_path / 'test.db'}")
-        server = LiveServer(Settings(sweep_seconds=0.02, **overrides), dealing, clock)
+        if "database_url" not in overrides:
+            if migrated:
+                copy_migrated_sqlite(tmp_path / "test.db")
+            overrides["database_url"] = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        overrides.setdefault("sweep_seconds", SWEEP_SECONDS)
+        server = LiveServer(Settings(**overrides), dealing, clock)
         server.start()
         stack.callback(server.stop)
         yield server

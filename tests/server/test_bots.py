@@ -20,6 +20,7 @@ def finished(state: Message) -> bool:
     return bool(state.get("game", {}).get("status") == "finished")
 
 
+@pytest.mark.slow
 def test_a_game_alone_against_two_medium_bots_is_played_to_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -101,6 +102,7 @@ def test_the_creator_adds_and_removes_bots_in_the_waiting_room(tmp_path: Path) -
         assert host.error()["code"] == "not_waiting"
 
 
+@pytest.mark.slow
 def test_a_game_alone_against_two_strong_bots_is_played_to_its_end(tmp_path: Path) -> None:
     """The strong level thinks in a worker process, outside the game's lock, and moves
     when its pause is over: the game is played to its end with no timeout."""
@@ -149,6 +151,7 @@ def test_no_token_takes_a_bot_seat_and_no_message_holds_a_secret(tmp_path: Path)
             assert "token" not in json.dumps(message)
 
 
+@pytest.mark.slow
 def test_a_game_with_bots_goes_on_after_sigkill(tmp_path: Path) -> None:
     server = ProcessServer(
         tmp_path / "crash.db", tmp_path / "server.log", TYSIAC_BOT_PAUSE_SECONDS="0.1"
@@ -222,6 +225,7 @@ def test_people_and_a_strong_bot_play_at_one_table(tmp_path: Path, players: int)
         people[0].send({"type": "add_bot", "level": "strong"})
         state = people[0].wait_state(lambda s: s["game"]["status"] == "playing")
         assert [s["bot"] for s in state["game"]["seats"]][-1] == "strong"
+        settle(people)  # every person has a state of the game under way (a view)
         play_until(people, lambda s: s["view"]["hand_number"] >= 3, limit=120)
         log = people[0].state["log"]
         assert any(e.get("seat") == players - 1 and e["kind"] == "play" for e in log)

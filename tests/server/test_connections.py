@@ -72,6 +72,7 @@ def refused_with_429(data: bytes) -> None:
 # Deadlines.
 
 
+@pytest.mark.slow
 def test_half_sent_headers_and_stalled_bodies_are_cut_off(tmp_path: Path) -> None:
     with live_server(tmp_path, request_timeout_seconds=1.0) as server:
         with closing(raw(server, "127.0.0.2")) as sock:
@@ -200,6 +201,7 @@ def process_server(
         server.stop()
 
 
+@pytest.mark.slow
 def test_out_of_descriptors_the_server_refuses_calmly_and_recovers(tmp_path: Path) -> None:
     if int(Path("/proc/sys/net/core/somaxconn").read_text()) < 512:
         pytest.skip("the accept queue is too short to hold the burst")
@@ -251,6 +253,7 @@ def test_out_of_descriptors_the_server_refuses_calmly_and_recovers(tmp_path: Pat
 # The log.
 
 
+@pytest.mark.slow
 def test_no_client_address_and_no_traceback_in_the_log(tmp_path: Path) -> None:
     address = "127.0.0.5"
     with process_server(tmp_path, TYSIAC_REQUEST_TIMEOUT_SECONDS="1") as server:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from .harness import ProcessServer, play_until, settle
 
 
+@pytest.mark.slow
 def test_sigkill_mid_game_then_the_game_goes_on_from_the_last_accepted_move(tmp_path: Path) -> None:
     server = ProcessServer(tmp_path / "crash.db", tmp_path / "server.log")
     server.start()

@@ -84,6 +84,7 @@ def send(client: Client, kind: str, payload: Any) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(0, 3), messages), min_size=1, max_size=25))
 def test_random_input_never_breaks_or_leaks(
     server: LiveServer, burst: list[tuple[int, Any]]

@@ -27,6 +27,7 @@ def over(state: dict) -> bool:
     return state.get("game", {}).get("status") == "finished"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_full_game_to_the_end(tmp_path: Path, players: int) -> None:
     near = (850,) * players  # test-only: start near the target, and a deck the mus player wins
@@ -248,6 +249,7 @@ def test_the_move_log_survives_a_reload_and_is_what_was_told_live(tmp_path: Path
         assert len(view["results"]) == 1
 
 
+@pytest.mark.slow
 def test_the_move_log_keeps_the_last_100_game_events(tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         code, tokens = server.full_table(2)
@@ -259,6 +261,7 @@ def test_the_move_log_keeps_the_last_100_game_events(tmp_path: Path) -> None:
         assert versions == list(range(state["v"] - 99, state["v"] + 1))
 
 
+@pytest.mark.slow
 def test_later_states_carry_only_what_the_connection_does_not_hold(tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         code, tokens = server.full_table(2)  # a private game: chat on

@@ -115,6 +115,7 @@ HEAVY = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_game_with_options_to_its_end(tmp_path: Path, players: int) -> None:
     options = {**HEAVY, "open_musik": True} if players == 2 else {**HEAVY, "blind": True}

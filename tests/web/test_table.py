@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import STRONG_DECK, live_server
+from tests.server.harness import STRONG_DECK, FakeClock, live_server
 
 from .ui import DESKTOP, PHONE, SMALL_PHONE, controls, make_moves, seat_page, take_turn
 
@@ -130,7 +130,10 @@ TRICK_CARDS = "() => document.querySelectorAll('#center .trick-cards .played').l
 
 
 def test_a_finished_trick_is_seen_whole_by_everyone(browser: Browser, tmp_path: Path) -> None:
-    with live_server(tmp_path, hand_pause_seconds=60) as server:
+    # The server's clock stands still: "that moment" (the trick shown, 1.5 s by the server's
+    # clock) lasts however slowly a busy machine opens the late page; each page's own 1.5 s
+    # from the state it got are still real.
+    with live_server(tmp_path, hand_pause_seconds=60, clock=FakeClock()) as server:
         code, tokens = server.full_table(3)
         pages = [seat_page(browser, server.base, code, s, t) for s, t in enumerate(tokens)]
         watcher = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]

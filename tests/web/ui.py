@@ -97,9 +97,11 @@ def click_card(page: Page, name: str) -> None:
 def show_chat(page: Page) -> None:
     """On a narrow screen the chat is in a drawer: open it (a wide one always shows it)."""
     tab = page.locator("#tab-chat")
+    heading = page.get_by_role("heading", name="Czat")
+    expect(tab.or_(heading).filter(visible=True).first).to_be_visible()  # the page is drawn
     if tab.is_visible() and tab.get_attribute("aria-expanded") != "true":
         tab.click()
-    expect(page.get_by_role("heading", name="Czat")).to_be_visible()
+    expect(heading).to_be_visible()
 
 
 def show_table(page: Page) -> None:

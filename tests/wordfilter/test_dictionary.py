@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tysiac.wordfilter import find_vulgarity
 
 from .corpus import DICTIONARY, dictionary_vulgar, require
@@ -17,6 +19,7 @@ from .corpus import DICTIONARY, dictionary_vulgar, require
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "filter_corpus.py"
 
 
+@pytest.mark.slow
 def test_false_positives_are_under_one_in_ten_thousand_forms() -> None:
     require(DICTIONARY, "`make test` installs Debian's wpolish")
     forms = DICTIONARY.read_text("utf-8").split()

@@ -51,7 +51,17 @@ BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this
 GIVE_CANDIDATES = 5  # gifts and discards are chosen among this many weakest cards
 
 
-def choose(view: GameView, rng: random.Random) -> dict[str, Any]:
+def choose(
+    view: GameView,
+    rng: random.Random,
+    *,
+    samples: int = SAMPLES,
+    plan_samples: int = PLAN_SAMPLES,
+) -> dict[str, Any]:
+    """The strong bot's move. ``samples``: layouts solved per card played, at most;
+    ``plan_samples``: deals per choice before the play (half of them per candidate gift
+    or discard). The defaults are the bot's own; a smaller search plays the same legal
+    moves, chosen with less care (the tests that check only legality pass one)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None
@@ -60,15 +70,15 @@ def choose(view: GameView, rng: random.Random) -> dict[str, Any]:
     if "redeal" in legal:
         return {"type": "redeal"}
     if "play" in legal:
-        return {"type": "play", "card": play(view, rng)}
+        return {"type": "play", "card": play(view, rng, samples)}
     if "bid" in legal:
-        return bid(view, rng)
+        return bid(view, rng, plan_samples)
     if "musik" in legal:
         return {"type": "musik", "index": rng.choice(legal["musik"])}
     if "give" in legal or "discard" in legal:
-        return prepare(view, rng)
+        return prepare(view, rng, plan_samples)
     if "declare" in legal:
-        return declare(view, rng)
+        return declare(view, rng, plan_samples)
     return medium.choose(view, rng)
 
 
@@ -116,7 +126,7 @@ def _counted(view: GameView, options: Options, seat: int) -> int:
     return hand["points"][seat] + melds
 
 
-def play(view: GameView, rng: random.Random) -> str:
+def play(view: GameView, rng: random.Random, samples: int = SAMPLES) -> str:
     legal: list[str] = view["legal"]["play"]
     if len(legal) == 1:
         return legal[0]
@@ -132,7 +142,7 @@ def play(view: GameView, rng: random.Random) -> str:
     gain = {parse_card(c): 0.0 for c in legal}
     weight = 0
     started = time.perf_counter()
-    for layout in layouts(knowledge, rng, SAMPLES):
+    for layout in layouts(knowledge, rng, samples):
         w = sampling.weight(knowledge, layout) if WEIGHTED else 1.0
         for card, value in solver.values(_position(view, options, layout)).items():
             made[card] += w * (value >= need)
@@ -244,7 +254,7 @@ def _worth(view: GameView, outcomes: Sequence[int], contract: int) -> float:
     return made * gain - (1 - made) * contract - max(0, defence)
 
 
-def bid(view: GameView, rng: random.Random) -> dict[str, Any]:
+def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None
@@ -256,14 +266,14 @@ def bid(view: GameView, rng: random.Random) -> dict[str, Any]:
     options = options_from_json(view["options"])
     mine = codes_mask(hand["cards"])
     musik = 3 if view["players"] != 2 else 2
-    outcomes = _deal_outcomes(view, options, mine, rng, PLAN_SAMPLES, musik=musik)
+    outcomes = _deal_outcomes(view, options, mine, rng, plan_samples, musik=musik)
     value = min(bids)
     if _worth(view, outcomes, value) > 0:
         return {"type": "bid", "value": value}
     return {"type": "pass"}
 
 
-def prepare(view: GameView, rng: random.Random) -> dict[str, Any]:
+def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
     """R15 / R16: the gifts (or the discard) that give the contract its best chance; and
     V7's bomb when no choice gives it much."""
     legal = view["legal"]
@@ -285,7 +295,7 @@ def prepare(view: GameView, rng: random.Random) -> dict[str, Any]:
             options,
             rest,
             rng,
-            PLAN_SAMPLES // 2,
+            max(1, plan_samples // 2),
             gifts=_gifts(to, chosen) if giving else None,
             dead=0 if giving else sum(1 << c for c in chosen),
         )
@@ -301,7 +311,7 @@ def prepare(view: GameView, rng: random.Random) -> dict[str, Any]:
     return {"type": "discard", "cards": [codes(1 << c)[0] for c in best[2]]}
 
 
-def declare(view: GameView, rng: random.Random) -> dict[str, Any]:
+def declare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
     """R17: the contract worth the most (``_worth``), the lowest of equals."""
     values: list[int] = view["legal"]["declare"]
     hand = view["hand"]
@@ -310,7 +320,7 @@ def declare(view: GameView, rng: random.Random) -> dict[str, Any]:
     mine = codes_mask(hand["cards"])
     gifts = {int(s): parse_card(c) for s, c in (hand["given"] or {}).items()}
     dead = codes_mask(hand["discarded"])
-    outcomes = _deal_outcomes(view, options, mine, rng, PLAN_SAMPLES, gifts=gifts, dead=dead)
+    outcomes = _deal_outcomes(view, options, mine, rng, plan_samples, gifts=gifts, dead=dead)
     best = max(values, key=lambda v: (_worth(view, outcomes, v), -v))
     return {"type": "declare", "value": best}
 
