@@ -9,6 +9,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
+from tysiac import catalogue
+from tysiac.rules.options import CHOICES, option_id
 
 from .test_accessibility import violations
 from .ui import SMALL_PHONE, controls, create_game, open_player, seat_page
@@ -63,8 +65,10 @@ def test_custom_options_one_by_one(browser: Browser, tmp_path: Path, screenshots
 def test_the_rules_page_describes_every_option(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         page = open_player(browser, f"{server.base}/zasady#zasady-stolu")
-        for number in range(1, 15):
-            expect(page.locator(f"#v{number}")).to_contain_text(f"(V{number})")
+        for key in CHOICES:  # each named once, by the catalogue
+            number = option_id(key)
+            name = catalogue.text(f"option.{key}.name")
+            expect(page.locator(f"#{number.lower()}")).to_have_text(f"{name} ({number})")
         page.context.close()
 
 

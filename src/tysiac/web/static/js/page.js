@@ -1,5 +1,6 @@
 // The text pages (rules, terms and privacy, offline): appearance, installation, the
-// operator's details from /api/site, and "Spróbuj ponownie" on the offline page.
+// operator's details and the table options' names from /api/site, and "Spróbuj ponownie"
+// on the offline page.
 import { $ } from "./dom.js";
 import { initPwa } from "./pwa.js";
 import { initSettings } from "./settings.js";
@@ -29,5 +30,18 @@ function fillOperator() {
   }
 }
 
+/** The rules page names each table option by the catalogue: "Bomba (rozpisanie) (V7)". */
+function nameOptions() {
+  for (const option of site?.options ?? []) {
+    const term = document.getElementById(option.id.toLowerCase());
+    if (term)
+      term.textContent = t("page.rules.option", {
+        name: t(`option.${option.key}.name`),
+        id: option.id,
+      });
+  }
+}
+
 fillOperator();
+nameOptions();
 $("retry")?.addEventListener("click", () => location.reload());
