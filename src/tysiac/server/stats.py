@@ -22,7 +22,7 @@ SUBJECT = "Tysiąc: statystyki dzienne"
 MAILED_KEY = "stats_mailed_for"  # the last day whose summary was mailed
 
 
-class Throttle:
+class DailyQuota:
     """Which games' starts and ends go into the day's counts.
 
     As the description's statistics gateway does: at most ``per_address`` events a day

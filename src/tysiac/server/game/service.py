@@ -84,11 +84,10 @@ class GameService:
         self.settings = settings
         self.hash_key = hash_key
         self.rng = rng
-        self.dealing = dealing
         self.dealer = Dealer(rng, dealing)
         self.clock = clock
         self.throttle = Throttle(settings)
-        self.counted = stats.Throttle(settings.stats_events_per_ip_per_day)
+        self.stats_quota = stats.DailyQuota(settings.stats_events_per_ip_per_day)
         self.pauses = Pauses(
             settings.hand_pause_seconds, settings.bot_pause_seconds, dealing.move_seconds
         )
@@ -292,7 +291,7 @@ class GameService:
         if (
             table.status != before.status
             and table.status in (GameStatus.PLAYING, GameStatus.FINISHED)
-            and self.counted.counts(row.creator_ip, day)
+            and self.stats_quota.counts(row.creator_ip, day)
         ):
             await statsdb.count_day(
                 conn,
