@@ -4,11 +4,10 @@
 import { $ } from "./dom.js";
 import { ApiError, request } from "./api.js";
 import { initPwa } from "./pwa.js";
-import { initSettings } from "./settings.js";
+import "./settings.js"; // the "Aa" button, wired as soon as it loads
 import { site } from "./site.js";
 import { t } from "./words.js";
 
-initSettings();
 initPwa();
 
 const OPENPGP = "/static/vendor/openpgp/openpgp.min.mjs";

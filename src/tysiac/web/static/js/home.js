@@ -14,10 +14,9 @@ import {
 import { limit, site } from "./site.js";
 import { t } from "./words.js";
 import { initPwa } from "./pwa.js";
-import { initSettings } from "./settings.js";
+import "./settings.js"; // the "Aa" button, wired as soon as it loads
 import * as store from "./store.js";
 
-initSettings();
 initPwa();
 
 // The computer level chosen at first (the page has no list of its own: /api/site names them).

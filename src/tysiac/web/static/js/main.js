@@ -6,7 +6,7 @@ import { cardsToPick, eventText, initLive, logLine } from "./a11y.js";
 import { initPwa } from "./pwa.js";
 import { bindInput } from "./input.js";
 import { createRenderer } from "./render.js";
-import { initSettings } from "./settings.js";
+import "./settings.js"; // the "Aa" button, wired as soon as it loads
 import { openSocket } from "./socket.js";
 import { play as playSound } from "./sound.js";
 import { site } from "./site.js";
@@ -14,7 +14,6 @@ import * as S from "./state.js";
 import * as store from "./store.js";
 import { t } from "./words.js";
 
-initSettings();
 initPwa();
 initLive($("turn"), $("announcer"));
 

@@ -3,11 +3,10 @@
 // on the offline page.
 import { $ } from "./dom.js";
 import { initPwa } from "./pwa.js";
-import { initSettings } from "./settings.js";
+import "./settings.js"; // the "Aa" button, wired as soon as it loads
 import { site } from "./site.js";
 import { t } from "./words.js";
 
-initSettings();
 initPwa();
 
 function fillOperator() {

@@ -4,7 +4,7 @@
 // dialog to change them; every change applies at once.
 import { el } from "./dom.js";
 import { play, rememberSound } from "./sound.js";
-import { t } from "./words.js";
+import { ready, t } from "./words.js";
 
 // Each setting's values; its legend and the values' names are the catalogue's
 // (settings.<key>, settings.<key>.<value>).
@@ -123,15 +123,20 @@ function buildDialog(settings) {
   return dialog;
 }
 
-/** Wire the "Aa" button of the page (id `settings-open`). */
-export function initSettings() {
+/** Apply the saved appearance and wire the "Aa" button of the page (id `settings-open`).
+ * Run when this module loads, before the page's words arrive (/api/site): a click waits
+ * for them, so the button answers as soon as the page shows. */
+function initSettings() {
   const settings = loadSettings();
   applySettings(settings);
   const button = document.getElementById("settings-open");
   if (!button) return;
   let dialog = null;
-  button.addEventListener("click", () => {
+  button.addEventListener("click", async () => {
+    await ready;
     dialog ||= buildDialog(settings);
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
   });
 }
+
+initSettings();

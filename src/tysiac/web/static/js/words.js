@@ -10,11 +10,15 @@
 
 let table = {};
 const reported = new Set();
+let markReady;
+/** Settles once the page has its words (site.js sets them, or the HTML's fallback). */
+export const ready = new Promise((resolve) => (markReady = resolve));
 
 /** Use `words` (key -> text with {named} placeholders) from now on. */
 export function setWords(words) {
   table = words && typeof words === "object" ? words : {};
   reported.clear();
+  markReady();
 }
 
 /** Whether the table has `key`. */
