@@ -45,11 +45,10 @@ def keyboard_turn(page: Page) -> bool:
             page.keyboard.press("Enter")
             return True
     giving = visible(page, "Oddaj karty") or visible(page, "Odłóż karty")
-    cards = [
-        c
-        for c in hand(page).get_by_role("button").all()
-        if c.get_attribute("aria-disabled") != "true"
-    ]
+    buttons = hand(page).get_by_role("button")
+    # Read at once: the hand may redraw with a card fewer between two reads of one each.
+    disabled = buttons.evaluate_all("els => els.map(e => e.getAttribute('aria-disabled'))")
+    cards = [buttons.nth(i) for i, flag in enumerate(disabled) if flag != "true"]
     if not cards or visible(page, "Pas"):
         return False
     wanted = cards[: 2 if giving else 1]

@@ -176,10 +176,13 @@ def make_moves(pages: Sequence[Page], count: int, limit: float = 60) -> None:
 
 
 def card_names(page: Page) -> list[str]:
-    return sorted(
-        card.get_attribute("aria-label") or card.inner_text()
-        for card in hand(page).get_by_role("button").all()
+    # Read at once: the hand may redraw with a card fewer between two reads of one each.
+    names: list[str] = (
+        hand(page)
+        .get_by_role("button")
+        .evaluate_all("els => els.map(e => e.getAttribute('aria-label') || e.innerText)")
     )
+    return sorted(names)
 
 
 def summary_shown(page: Page) -> Callable[[], bool]:
