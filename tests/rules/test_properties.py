@@ -47,7 +47,7 @@ from tysiac.rules.replay import replay
 CARD = re.compile(r'"([9JQKTA][SCDH])"')
 players_st = st.sampled_from([2, 3, 4])
 rng_st = st.integers(0, 2**32).map(random.Random)
-# Every table option (V1-V14) with any of its values.
+# Every table option (V1-V16) with any of its values (V15: the first hand is golden).
 options_st = st.fixed_dictionaries(
     {key: st.sampled_from(values) for key, values in CHOICES.items()}
 ).map(lambda chosen: Options(**chosen))
@@ -108,7 +108,8 @@ def musik_may_show(hand: Hand, index: int, seat: int | None) -> bool:
     if hand.declarer is None:
         return False  # bidding, or a hand voided (V6) or redealt (V13) during it
     if hand.players != 2:
-        return declarer or not hand.blind  # R15; V14: a blind musik for the declarer only
+        # R15; V14, V15: a blind or golden musik for the declarer only
+        return declarer or not (hand.blind or hand.golden)
     if index == hand.musik_taken:
         return declarer or hand.options.open_musik  # R16; V11
     return hand.phase is Phase.OVER

@@ -1,7 +1,8 @@
-"""Table options (V1-V14) in the views, legal moves and auto-moves; scoring is in scenarios."""
+"""Table options (V1-V16) in the views, legal moves and auto-moves; scoring is in scenarios."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tysiac.rules import (
@@ -11,9 +12,15 @@ from tysiac.rules import (
     Look,
     Options,
     Redeal,
+    Resign,
+    action_to_json,
+    apply,
     auto_action,
+    deal,
     legal_actions,
     options_to_json,
+    shuffle,
+    variants,
     view,
 )
 from tysiac.rules.game import Counters, deal_hand_of, new_game
@@ -177,7 +184,14 @@ def test_v1_v14_view_carries_options_and_counters() -> None:
     game = table(scores=[0, 880, 0], counters=counters, barrel="880", bolts=True, bid_step=5)
     seen = view(game, None)
     assert seen["options"] == options_to_json(game.options) and seen["options"]["bid_step"] == 5
-    assert seen["counters"] == {"bolts": [1, 0, 2], "bombs": [0, 1, 0], "barrel": 1, "tries": 2}
+    assert seen["counters"] == {
+        "bolts": [1, 0, 2],
+        "bombs": [0, 1, 0],
+        "barrel": 1,
+        "tries": 2,
+        "golden": 0,
+        "golden_made": False,
+    }
     assert seen["barrel"] == 880 and seen["on_barrel"] == [False, True, False]
     assert view(game, 1)["legal"]["bid"][:2] == [105, 110]
 
@@ -191,3 +205,72 @@ def test_v6_no_mus_bid_is_null_and_a_pass_may_void() -> None:
     assert game.awaiting_deal and game.next_dealer == 0
     result = view(game, 0)["results"][-1]
     assert result["end"] == "void" and result["made"] is None and result["declarer"] is None
+
+
+def test_v15_golden_hand_view_hides_the_musik_from_the_table_and_offers_resign() -> None:
+    game = table(golden_ace=True)
+    declarer = view(game, 0)
+    assert declarer["hand"] is not None and declarer["hand"]["golden"]
+    assert declarer["hand"]["phase"] == "give" and declarer["hand"]["contract"] == 120
+    assert declarer["hand"]["blind"] is None  # golden, not V14's blind
+    assert sorted(declarer["hand"]["musiks"][0]["cards"] or []) == sorted(["9H", "JD", "9D"])
+    assert len(declarer["hand"]["cards"] or []) == 10
+    assert declarer["legal"].get("resign") is True and "bomb" not in declarer["legal"]
+    for seat in (1, 2, None):
+        other = view(game, seat)
+        assert other["hand"] is not None and other["hand"]["musiks"][0]["cards"] is None
+        assert other["legal"] == {} and other["hand"]["counts"][0] == 10
+    assert Resign(0) in legal_actions(game)
+
+
+def test_v15_r28_auto_move_in_a_golden_hand_is_a_give_never_resign() -> None:
+    game = table(golden_ace=True, bomb="penalty", redeal=True)
+    move = auto_action(game)
+    assert move is not None and move.seat == 0 and not isinstance(move, Resign)
+    assert action_to_json(move)["type"] == "give"
+    assert not any(isinstance(a, Bomb | Redeal) for a in legal_actions(game))
+
+
+def test_v15_only_the_golden_declarer_resigns_and_only_before_giving() -> None:
+    game = table(golden_ace=True)
+    refused(game, {"seat": 1, "type": "resign"}, "not_your_turn")
+    after_give = act(game, give(0, {1: "9D", 2: "9H"}))
+    assert after_give.hand is not None and after_give.hand.phase.value == "play"  # no declare
+    refused(after_give, {"seat": 0, "type": "resign"}, "wrong_phase")
+    ordinary = table(golden_ace=True, counters=Counters((0, 0, 0), (0, 0, 0), golden=3))
+    refused(ordinary, {"seat": 1, "type": "resign"}, "wrong_phase")
+
+
+def test_v15_four_players_four_golden_hands_none_made_resets_then_ordinary() -> None:
+    game = new_game(4, 0, options=Options(golden_ace=True, bolts=True))
+    rng = random.Random(7)
+    declarers = []
+    for number in range(4):
+        game = deal(game, shuffle(rng))
+        assert game.hand is not None and game.hand.golden and game.hand.phase.value == "give"
+        declarers.append(game.hand.declarer)
+        game = apply(game, Resign(game.hand.mus))
+        assert game.counters.golden == number + 1
+        if number < 3:
+            assert game.scores != (0, 0, 0, 0)
+    assert sorted(declarers) == [0, 1, 2, 3]  # each player once the golden declarer
+    assert game.scores == (0, 0, 0, 0) and game.results[-1].reset
+    assert game.results[-1].delta != (0, 0, 0, 0)
+    game = deal(game, shuffle(rng))
+    assert game.hand is not None and not game.hand.golden and game.hand.phase.value == "bidding"
+
+
+def test_v16_view_has_no_barrel_and_nobody_sits_on_it() -> None:
+    game = table(barrel="off", scores=[850, 900, 0])
+    seen = view(game, None)
+    assert seen["barrel"] is None and seen["on_barrel"] == [False, False, False]
+
+
+def test_v16_tie_break_order_from_the_mus_player_with_the_sitting_out_dealer_last() -> None:
+    # Four players, dealer 0 sits out: turn order 1, 2, 3, then the dealer.
+    order = (1, 2, 3, 0)
+    assert variants.target_winner((1010, 900, 900, 900), 1000, 1, order) == (0, None)
+    assert variants.target_winner((1010, 900, 1010, 900), 1000, 1, order) == (2, "order")
+    assert variants.target_winner((1010, 1010, 1010, 900), 1000, 1, order) == (1, "declarer")
+    assert variants.target_winner((1020, 1010, 1010, 900), 1000, 1, order) == (0, "highest")
+    assert variants.target_winner((990, 0, 0, 0), 1000, 0, order) == (None, None)

@@ -52,7 +52,7 @@ def test_no_options_are_the_standard_rules(tmp_path: Path) -> None:
         ({"bid_step": True}, "Krok licytacji"),  # a boolean is not a number here
         ({"blind": 1}, "Gra w ciemno"),
         ({"barrel": 880}, "Beczka"),  # the string "880"
-        ({"golden_ace": True}, "Nieznana zasada stołu"),
+        ({"golden_axe": True}, "Nieznana zasada stołu"),
         ([], "pole „options”"),  # not an object: the body's shape is wrong
     ],
 )

@@ -250,7 +250,9 @@ def _worth(view: GameView, outcomes: Sequence[int], contract: int) -> float:
     score = view["scores"][me]
     made = _chance(outcomes, contract)
     gain = contract + (WIN_BONUS if score + contract >= view["target"] else 0)
-    defence = 0 if view["on_barrel"][me] else min(DEFENCE[view["players"]], view["barrel"] - score)
+    defence = 0 if view["on_barrel"][me] else DEFENCE[view["players"]]
+    if view["barrel"] is not None:  # V16: no barrel caps a defender
+        defence = min(defence, view["barrel"] - score)
     return made * gain - (1 - made) * contract - max(0, defence)
 
 

@@ -100,6 +100,13 @@ class Look:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """V15: the golden declarer gives up the hand instead of giving (-240, +120 each)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Surrender:
     """R30: the game ends for the whole table."""
 
@@ -125,6 +132,7 @@ Action = (
     | Redeal
     | Blind
     | Look
+    | Resign
     | Surrender
     | Timeout
 )
@@ -154,6 +162,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"seat": seat, "type": "blind"}
         case Look(seat):
             return {"seat": seat, "type": "look"}
+        case Resign(seat):
+            return {"seat": seat, "type": "resign"}
         case Surrender(seat):
             return {"seat": seat, "type": "surrender"}
         case Timeout(seat):
@@ -172,6 +182,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     "redeal": frozenset(),
     "blind": frozenset(),
     "look": frozenset(),
+    "resign": frozenset(),
     "surrender": frozenset(),
     "timeout": frozenset(),
 }
@@ -242,6 +253,8 @@ def action_from_json(data: object) -> Action:
             return Blind(seat)
         case "look":
             return Look(seat)
+        case "resign":
+            return Resign(seat)
         case "surrender":
             return Surrender(seat)
         case _:

@@ -19,7 +19,7 @@ def weakest(cards: Mask, trump: Suit | None, count: int) -> list[Card]:
 def auto_move(hand: Hand) -> Action:
     """Pass; take musik 0; give or discard the two weakest; declare the bid; play the weakest.
 
-    V14's choice is ``look``; no option adds an automatic bomb or redeal."""
+    V14's choice is ``look``; no option adds an automatic bomb, redeal or resign (V15)."""
     seat = hand.to_move
     if seat is None:
         raise ValueError("Nobody is to move.")

@@ -65,16 +65,18 @@ class Game:
     hand: Hand | None = None  # the hand being played, or the last one once over
     results: tuple[HandResult, ...] = ()
     outcome: Outcome | None = None
-    options: Options = DEFAULT  # the table's house rules (V1-V14), fixed for the game
-    counters: Counters = NO_COUNTERS  # bolts, bombs, the barrel's sitter (V7, V8, V10)
+    options: Options = DEFAULT  # the table's house rules (V1-V16), fixed for the game
+    counters: Counters = NO_COUNTERS  # bolts, bombs, barrel, golden hands (V7, V8, V10, V15)
 
     def __post_init__(self) -> None:
         if len(self.counters.bolts) != self.players:
             object.__setattr__(self, "counters", Counters.zero(self.players))
 
     @property
-    def barrel(self) -> int:
-        """The barrel's score: 800 (300), or 880 (380) with V10."""
+    def barrel(self) -> int | None:
+        """The barrel's score: 800 (300), or 880 (380) with V10; None with V16."""
+        if not variants.has_barrel(self.options):
+            return None
         return variants.barrel_threshold(self.options, self.target)
 
     @property
@@ -147,21 +149,23 @@ def deal(game: Game, deck: Sequence[Card]) -> Game:
     if not game.awaiting_deal:
         raise IllegalAction("error.not_dealing")
     dealer = game.next_dealer
-    bombers, blind = _hand_setup(game, dealer)
-    hand = deal_hand(game.players, dealer, deck, game.options, bombers, blind)
+    bombers, blind, golden = _hand_setup(game, dealer)
+    hand = deal_hand(game.players, dealer, deck, game.options, bombers, blind, golden)
     return replace(game, hand=hand)
 
 
-def _hand_setup(game: Game, dealer: int) -> tuple[frozenset[int], bool]:
-    """What a hand needs from the game: who may bomb (V7), whether blind is offered (V14)."""
+def _hand_setup(game: Game, dealer: int) -> tuple[frozenset[int], bool, bool]:
+    """What a hand needs from the game: who may bomb (V7), whether blind is offered (V14),
+    whether it is golden (V15, which has no V14 choice)."""
     active = active_seats(game.players, dealer)
     bombers = frozenset(
         s for s in active if variants.may_bomb(game.options, game.counters.bombs[s])
     )
-    blind = variants.blind_offered(
+    golden = variants.golden_hand(game.options, game.players, game.counters.golden)
+    blind = not golden and variants.blind_offered(
         game.options, game.players, active[0], game.scores, game.target, game.counters.barrel
     )
-    return bombers, blind
+    return bombers, blind, golden
 
 
 def deal_hand_of(game: Game, hand: Hand) -> Game:
@@ -169,9 +173,9 @@ def deal_hand_of(game: Game, hand: Hand) -> Game:
     cards as dealt, under the game's options."""
     if not game.awaiting_deal or hand.dealer != game.next_dealer or hand.players != game.players:
         raise IllegalAction("error.not_dealing")
-    bombers, blind = _hand_setup(game, hand.dealer)
+    bombers, blind, golden = _hand_setup(game, hand.dealer)
     dealt = new_hand(
-        hand.players, hand.dealer, hand.dealt, hand.musiks, game.options, bombers, blind
+        hand.players, hand.dealer, hand.dealt, hand.musiks, game.options, bombers, blind, golden
     )
     return replace(game, hand=dealt)
 

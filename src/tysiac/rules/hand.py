@@ -24,6 +24,7 @@ from .actions import (
     Pass,
     Play,
     Redeal,
+    Resign,
     TakeMusik,
 )
 from .cards import DECK, POINTS, Card, Mask, Suit, cards_of, mask_of
@@ -53,6 +54,7 @@ class End(StrEnum):
     VOID = "void"  # V6: everybody passed without a bid
     BOMB = "bomb"  # V7
     REDEAL = "redeal"  # V13
+    RESIGN = "resign"  # V15: the golden declarer gave the hand up
 
 
 def hand_size(players: int) -> int:
@@ -97,9 +99,10 @@ class Hand:
     last_winner: int | None = None
     played: Mask = 0
     history: tuple[tuple[int, Card], ...] = ()  # (seat, card), every card played, in order
-    options: Options = DEFAULT  # the table's house rules (V1-V14)
+    options: Options = DEFAULT  # the table's house rules (V1-V16)
     bombers: frozenset[int] = frozenset()  # V7: seats that may bomb in this hand
-    blind: bool = False  # V14: the mus player's blind stands
+    blind: bool = False  # V14: the mus player's blind stands (and in every golden hand)
+    golden: bool = False  # V15: a golden hand, the mus player declarer for 120 unseen
     after_musik: Mask = 0  # the declarer's cards just after taking the musik (V2)
     end: End | None = None  # set when the phase is OVER
 
@@ -125,6 +128,10 @@ class Hand:
             and seat in self.bombers
             and not self.blind
         )
+
+    def can_resign(self, seat: int) -> bool:
+        """V15: the golden declarer, instead of giving."""
+        return self.golden and self.phase is Phase.GIVE and seat == self.declarer
 
     def can_redeal(self, seat: int) -> bool:
         """V13: a bad hand on one's bidding turn, or a bad musik before giving."""
@@ -176,6 +183,7 @@ def deal_hand(
     options: Options = DEFAULT,
     bombers: frozenset[int] = frozenset(),
     blind_offer: bool = False,
+    golden: bool = False,
 ) -> Hand:
     """Deal a shuffled deck: blocks of cards to the active seats in order, then the musiks."""
     if sorted(deck) != list(range(24)):
@@ -190,7 +198,9 @@ def deal_hand(
     for musik_size in musik_sizes(players):
         musiks.append(mask_of(deck[position : position + musik_size]))
         position += musik_size
-    return new_hand(players, dealer, tuple(held), tuple(musiks), options, bombers, blind_offer)
+    return new_hand(
+        players, dealer, tuple(held), tuple(musiks), options, bombers, blind_offer, golden
+    )
 
 
 def deck_of(players: int, dealer: int, held: Sequence[Mask], musiks: Sequence[Mask]) -> list[Card]:
@@ -211,9 +221,11 @@ def new_hand(
     options: Options = DEFAULT,
     bombers: frozenset[int] = frozenset(),
     blind_offer: bool = False,
+    golden: bool = False,
 ) -> Hand:
     """A hand as dealt, bidding under way with the mus player's 100 (R10; V6: no bid yet),
-    or, with ``blind_offer`` (V14), the mus player's choice first."""
+    or, with ``blind_offer`` (V14), the mus player's choice first, or, ``golden`` (V15),
+    the mus player already declarer for 120 with the musik in hand."""
     if players not in (2, 3, 4):
         raise ValueError("Tysiąc is played by 2, 3 or 4 players.")
     if not 0 <= dealer < players or len(held) != players:
@@ -236,7 +248,7 @@ def new_hand(
     if union != DECK:
         raise ValueError("The deal must use the whole deck.")
     opening = variants.opening_bid(options)
-    return Hand(
+    dealt = Hand(
         players=players,
         dealer=dealer,
         active=active,
@@ -251,6 +263,28 @@ def new_hand(
         tricks_won=(0,) * players,
         options=options,
         bombers=bombers,
+    )
+    return _golden(dealt) if golden else dealt
+
+
+def _golden(hand: Hand) -> Hand:
+    """V15: no bidding; the mus player is declarer for exactly 120, the musik goes to them
+    face down (``blind``: shown to nobody else, scored as V14's blind game)."""
+    declarer = hand.mus
+    held = list(hand.held)
+    held[declarer] |= hand.musiks[0]
+    return replace(
+        hand,
+        phase=Phase.GIVE,
+        to_move=declarer,
+        bid=BLIND_BID,
+        bidder=declarer,
+        declarer=declarer,
+        contract=BLIND_BID,
+        held=tuple(held),
+        after_musik=held[declarer],
+        blind=True,
+        golden=True,
     )
 
 
@@ -362,13 +396,15 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
 
 
 def _end(hand: Hand, seat: int, end: End) -> Hand:
-    """V7 bomb, V13 redeal: the hand is over at once."""
+    """V7 bomb, V13 redeal, V15 resign: the hand is over at once."""
     if end is End.BOMB and not hand.can_bomb(seat):
         if seat == hand.declarer and not hand.blind:
             raise variants.bomb_refusal(hand.options)
         raise IllegalAction("error.no_bomb")
     if end is End.REDEAL and not hand.can_redeal(seat):
         raise IllegalAction("error.no_redeal")
+    if end is End.RESIGN and not hand.can_resign(seat):
+        raise IllegalAction("error.no_resign")
     return replace(hand, phase=Phase.OVER, to_move=None, end=end)
 
 
@@ -520,6 +556,7 @@ _PHASES_OF: dict[type, tuple[Phase, ...]] = {
     Redeal: (Phase.BIDDING, Phase.GIVE),
     Blind: (Phase.BLIND,),
     Look: (Phase.BLIND,),
+    Resign: (Phase.GIVE,),
 }
 
 
@@ -555,6 +592,8 @@ def apply_to_hand(hand: Hand, action: Action) -> Hand:
             return _end(hand, seat, End.BOMB)
         case Redeal():
             return _end(hand, seat, End.REDEAL)
+        case Resign():
+            return _end(hand, seat, End.RESIGN)
         case Blind():
             return _choose_blind(hand, seat, True)
         case Look():
@@ -572,6 +611,8 @@ def hand_actions(hand: Hand) -> list[Action]:
         extra.append(Bomb(seat))
     if hand.can_redeal(seat):
         extra.append(Redeal(seat))
+    if hand.can_resign(seat):
+        extra.append(Resign(seat))
     match hand.phase:
         case Phase.BLIND:
             return [Blind(seat), Look(seat)]

@@ -1,4 +1,4 @@
-"""A table's options (house rules V1-V14, docs/rules.md "Table options"): one frozen value
+"""A table's options (house rules V1-V16, docs/rules.md "Table options"): one frozen value
 per game, fixed at creation and kept by its rematches. The defaults are the standard
 rules, so ``Options()`` (or ``options_from_json({})``) plays exactly as before.
 
@@ -22,7 +22,7 @@ from tysiac.catalogue import Word, text
 BidLimit = Literal["marriage", "melds", "360"]
 Rounding = Literal["10", "10_down", "5", "none"]
 Bomb = Literal["off", "penalty", "free"]
-Barrel = Literal["800", "880"]
+Barrel = Literal["800", "880", "off"]
 
 
 class OptionsError(ValueError):
@@ -49,11 +49,12 @@ class Options:
     bomb: Bomb = "off"  # V7
     bolts: bool = False  # V8
     dump_555: bool = False  # V9
-    barrel: Barrel = "800"  # V10
+    barrel: Barrel = "800"  # V10, V16 ("off")
     open_musik: bool = False  # V11
     ace_marriage: bool = False  # V12
     redeal: bool = False  # V13
     blind: bool = False  # V14
+    golden_ace: bool = False  # V15
 
 
 DEFAULT = Options()
@@ -70,11 +71,12 @@ CHOICES: dict[str, tuple[object, ...]] = {
     "bomb": ("off", "penalty", "free"),
     "bolts": (False, True),
     "dump_555": (False, True),
-    "barrel": ("800", "880"),
+    "barrel": ("800", "880", "off"),
     "open_musik": (False, True),
     "ace_marriage": (False, True),
     "redeal": (False, True),
     "blind": (False, True),
+    "golden_ace": (False, True),
 }
 assert tuple(CHOICES) == tuple(f.name for f in fields(Options))
 

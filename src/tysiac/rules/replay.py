@@ -82,8 +82,11 @@ def start(data: object) -> Game:
 def _counters(data: object, players: int) -> Counters:
     """The counters before the hand (docs/rules.md, the replay format); missing keys are
     zeros and no barrel."""
-    if not isinstance(data, dict) or set(data) - {"bolts", "bombs", "barrel", "tries"}:
-        raise ReplayInputError('"counters" must be an object with bolts, bombs, barrel, tries.')
+    known = {"bolts", "bombs", "barrel", "tries", "golden", "golden_made"}
+    if not isinstance(data, dict) or set(data) - known:
+        raise ReplayInputError(
+            '"counters" must be an object with bolts, bombs, barrel, tries, golden, golden_made.'
+        )
     per_seat: dict[str, tuple[int, ...]] = {}
     for key, top in (("bolts", 2), ("bombs", None)):
         value = data.get(key, [0] * players)
@@ -100,7 +103,13 @@ def _counters(data: object, players: int) -> Counters:
     tries = data.get("tries", 0)
     if type(tries) is not int or not 0 <= tries <= 2:
         raise ReplayInputError('"counters.tries" must be 0, 1 or 2.')
-    return Counters(per_seat["bolts"], per_seat["bombs"], barrel, tries)
+    golden = data.get("golden", 0)
+    if type(golden) is not int or golden < 0:  # V15: N or more means the golden hands are over
+        raise ReplayInputError('"counters.golden" must be an integer, 0 or more.')
+    golden_made = data.get("golden_made", False)
+    if type(golden_made) is not bool:
+        raise ReplayInputError('"counters.golden_made" must be true or false.')
+    return Counters(per_seat["bolts"], per_seat["bombs"], barrel, tries, golden, golden_made)
 
 
 def replay(data: object) -> dict[str, Any]:
@@ -155,6 +164,11 @@ def result_of(
                 "barrel": counters.barrel,
                 "tries": counters.tries,
             }
+            if game.options.golden_ace:  # V15
+                result["counters"] |= {
+                    "golden": counters.golden,
+                    "golden_made": counters.golden_made,
+                }
     return {
         "rejected": rejected,
         "phase": str(hand.phase),

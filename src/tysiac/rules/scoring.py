@@ -2,8 +2,9 @@
 docs/rules.md gives.
 
 ``settle`` is the one statement of that order: the hand's own result (R22-R24, V4, V5,
-V7, V14) -> the barrel (R25, or V10: the sitter's own result, seating and bumping, tries)
--> bolts (V8) -> 555 (V9) -> the winner (R26).
+V7, V14, V15) -> the barrel (R25, or V10: the sitter's own result, seating and bumping,
+tries; nothing with V16) -> bolts (V8) -> 555 (V9) -> the golden hands' count and reset
+(V15) -> the winner (R26, or V16).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class Counters:
     bombs: tuple[int, ...]  # per seat, bombs used (V7)
     barrel: int | None = None  # the seat on the barrel (V10)
     tries: int = 0  # the sitter's tries so far, 0-2 (V10)
+    golden: int = 0  # golden hands played so far (V15)
+    golden_made: bool = False  # a golden contract was made (V15)
 
     @classmethod
     def zero(cls, players: int) -> Counters:
@@ -35,7 +38,8 @@ class Counters:
 class HandResult:
     """A finished hand (R22-R26); per-seat tuples, zeros for the sitting-out dealer.
 
-    A void (V6), bombed (V7) or redealt (V13) hand has ``made`` None and zero points."""
+    A void (V6), bombed (V7), redealt (V13) or resigned (V15) hand has ``made`` None and
+    zero points."""
 
     dealer: int
     declarer: int | None
@@ -47,6 +51,9 @@ class HandResult:
     scores: tuple[int, ...]  # after the hand
     winner: int | None
     end: End = End.PLAYED
+    golden: bool = False  # V15: a golden hand
+    reset: bool = False  # V15: the last golden hand, none made: every score back to 0
+    tie_break: str | None = None  # V16: "highest", "declarer" or "order" (None: no tie)
 
 
 def settle(
@@ -76,6 +83,10 @@ def settle(
         own, each = variants.bomb_points(options, hand.bid)
         for seat in opponents:
             gained[seat] = each
+    elif end is End.RESIGN:  # V15
+        own = -variants.GOLDEN_RESIGN
+        for seat in opponents:
+            gained[seat] = variants.GOLDEN_RESIGN_GAIN
     else:
         contract = hand.contract
         assert contract is not None
@@ -94,7 +105,9 @@ def settle(
     after[declarer] += own
     threshold = variants.barrel_threshold(options, target)
     for seat in opponents:
-        if variants.barrel_of_880(options):
+        if not variants.has_barrel(options):  # V16: always the rounded points
+            after[seat] += gained[seat]
+        elif variants.barrel_of_880(options):
             after[seat] += 0 if seat == before.barrel else gained[seat]
         elif scores[seat] < threshold:  # R25: capped below the barrel, nothing on it
             after[seat] = min(scores[seat] + gained[seat], threshold)
@@ -118,7 +131,22 @@ def settle(
         bombs[declarer] += 1
     if variants.dump_555(options, target):
         after = [0 if abs(score) == 555 else score for score in after]  # V9
-    winner = declarer if made and after[declarer] >= target else None  # R26, checked last
+    delta = tuple(a - s for a, s in zip(after, scores, strict=True))
+    golden, golden_made = before.golden, before.golden_made
+    reset = False
+    if hand.golden:  # V15: count the golden hand; after the N-th with none made, reset
+        golden, golden_made = golden + 1, golden_made or bool(made)
+        reset = golden == players and not golden_made
+    if reset:
+        after = [0] * players
+        bolts, bombs = [0] * players, [0] * players
+        barrel, tries = None, 0
+    tie_break = None
+    if variants.has_barrel(options):  # R26, checked last
+        winner = declarer if made and after[declarer] >= target else None
+    else:  # V16
+        order = (*hand.active, *(s for s in range(players) if s not in hand.active))
+        winner, tie_break = variants.target_winner(tuple(after), target, declarer, order)
     result = HandResult(
         dealer=hand.dealer,
         declarer=declarer,
@@ -126,12 +154,15 @@ def settle(
         points=points,
         melds=melds,
         made=made,
-        delta=tuple(a - s for a, s in zip(after, scores, strict=True)),
+        delta=delta,
         scores=tuple(after),
         winner=winner,
         end=end,
+        golden=hand.golden,
+        reset=reset,
+        tie_break=tie_break,
     )
-    return result, Counters(tuple(bolts), tuple(bombs), barrel, tries)
+    return result, Counters(tuple(bolts), tuple(bombs), barrel, tries, golden, golden_made)
 
 
 def _barrel(

@@ -1,4 +1,4 @@
-"""The table options (V1-V14) as rules: each option is read here, in one function per rule.
+"""The table options (V1-V16) as rules: each option is read here, in one function per rule.
 
 The engine (``hand.py``, ``scoring.py``, ``view.py``, ``playout.py``) asks these functions
 and never looks at an ``Options`` field itself, so every house rule has one statement.
@@ -13,7 +13,9 @@ from .options import Options
 from .tricks import MELDABLE, melds
 
 MUS_BID = 100  # R10
-BLIND_BID = 120  # V14: blind counts as a bid of 120
+BLIND_BID = 120  # V14: blind counts as a bid of 120; V15: the golden contract
+GOLDEN_RESIGN = 240  # V15: what the golden declarer loses by resigning
+GOLDEN_RESIGN_GAIN = 120  # V15: what each active opponent gains then
 MAX_BID_WITHOUT_MARRIAGE = 120  # R13
 MAX_BID = 300  # R13
 MAX_CONTRACT = 400  # R17
@@ -193,6 +195,8 @@ def blind_offered(
     score above 0 and nobody else on the barrel."""
     if not options.blind or players == 2 or scores[mus] <= 0:
         return False
+    if options.barrel == "off":  # V16: nobody sits on a barrel
+        return True
     if options.barrel == "880":
         return sitter is None or sitter == mus
     threshold = barrel_threshold(options, target)
@@ -208,17 +212,25 @@ def blind_scores(contract: int) -> int:
 
 
 def barrel_threshold(options: Options, target: int) -> int:
-    """R25 / R32 / V10: 800 (300), or 880 (380) with V10."""
+    """R25 / R32 / V10: 800 (300), or 880 (380) with V10. (V16 has no barrel: ask
+    ``has_barrel`` first.)"""
     short = target == 500
     if options.barrel == "880":
         return 380 if short else 880
     return 300 if short else 800
 
 
+def has_barrel(options: Options) -> bool:
+    """V16: with ``barrel: "off"`` nobody ever sits on a barrel."""
+    return options.barrel != "off"
+
+
 def on_barrel(
     options: Options, seat: int, scores: tuple[int, ...], target: int, sitter: int | None
 ) -> bool:
-    """R25: a score of 800 or more; V10: the one seat sitting on the barrel."""
+    """R25: a score of 800 or more; V10: the one seat sitting on the barrel; V16: nobody."""
+    if options.barrel == "off":
+        return False
     if options.barrel == "880":
         return seat == sitter
     return scores[seat] >= barrel_threshold(options, target)
@@ -242,3 +254,37 @@ def counts_bolts(options: Options) -> bool:
 def bolt_weight(blind: bool) -> int:
     """V8 / V14: a bolt earned in a blind hand counts two."""
     return 2 if blind else 1
+
+
+# --- V15: Złoty As --------------------------------------------------------------------------
+
+
+def golden_hand(options: Options, players: int, golden: int) -> bool:
+    """V15: the first N hands of a game (N players, 3 or 4) are golden; ``golden`` is how
+    many have been played."""
+    return options.golden_ace and players != 2 and golden < players
+
+
+# --- V16: no barrel, the first past the target wins ------------------------------------------
+
+
+def target_winner(
+    scores: tuple[int, ...], target: int, declarer: int, order: tuple[int, ...]
+) -> tuple[int | None, str | None]:
+    """V16 (replaces R26): of the seats at or past ``target``, the highest score wins; a
+    tie goes to the declarer if among them, else to the first in ``order`` (the active
+    seats from the mus player on, the sitting-out dealer last). Returns the winner and
+    how a tie was broken: None (one seat there), ``"highest"``, ``"declarer"`` or
+    ``"order"``."""
+    there = [seat for seat in order if scores[seat] >= target]
+    if not there:
+        return None, None
+    if len(there) == 1:
+        return there[0], None
+    best = max(scores[seat] for seat in there)
+    top = [seat for seat in there if scores[seat] == best]
+    if len(top) == 1:
+        return top[0], "highest"
+    if declarer in top:
+        return declarer, "declarer"
+    return top[0], "order"

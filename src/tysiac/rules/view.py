@@ -81,6 +81,7 @@ LegalView = TypedDict(
         "redeal": bool,  # V13
         "blind": bool,  # V14
         "look": bool,  # V14
+        "resign": bool,  # V15
     },
     total=False,
 )
@@ -98,7 +99,8 @@ class HandView(TypedDict):
     bidder: int | None
     blind: int | None  # V14: the seat whose blind stands (and then the blind declarer)
     face_down: bool  # V14: the viewer's own cards are face down (counts only)
-    end: str | None  # when over: "played", "void", "bomb" or "redeal"
+    golden: bool  # V15: a golden hand (the mus player declarer for 120, unseen)
+    end: str | None  # when over: "played", "void", "bomb", "redeal" or "resign"
     auction: list[AuctionEntry]
     passed: list[int]
     declarer: int | None
@@ -125,7 +127,7 @@ class HandView(TypedDict):
 class ResultView(TypedDict):
     dealer: int
     sitting_out: int | None  # four players: the dealer, who scored nothing (R7, R25)
-    end: str  # "played", "void" (V6), "bomb" (V7) or "redeal" (V13)
+    end: str  # "played", "void" (V6), "bomb" (V7), "redeal" (V13) or "resign" (V15)
     declarer: int | None
     contract: int | None
     points: list[int]
@@ -134,6 +136,9 @@ class ResultView(TypedDict):
     delta: list[int]
     scores: list[int]
     winner: int | None
+    golden: bool  # V15: a golden hand
+    reset: bool  # V15: the last golden hand, none made: every score went back to 0
+    tie_break: str | None  # V16: "highest", "declarer" or "order"; None without a tie
 
 
 class OutcomeView(TypedDict):
@@ -147,14 +152,16 @@ class CountersView(TypedDict):
     bombs: list[int]  # per seat, bombs used (V7)
     barrel: int | None  # the seat on the barrel (V10)
     tries: int  # the sitter's tries so far, 0-2 (V10)
+    golden: int  # golden hands played so far (V15)
+    golden_made: bool  # a golden contract was made (V15)
 
 
 class GameView(TypedDict):
     seat: int | None
     players: int
     target: int
-    barrel: int
-    options: dict[str, Any]  # every option (V1-V14) with its value
+    barrel: int | None  # the barrel's score (R25, V10); None without a barrel (V16)
+    options: dict[str, Any]  # every option (V1-V16) with its value
     counters: CountersView
     status: str  # "playing" or "over"
     scores: list[int]
@@ -184,7 +191,7 @@ def _musik_visible(hand: Hand, index: int, seat: int | None) -> bool:
     if hand.declarer is None:
         return False  # bidding goes on, or nobody took it (V6 void, V13 redeal)
     if hand.players != 2:
-        return is_declarer or not hand.blind  # R15: face up; V14: the declarer only
+        return is_declarer or not hand.blind  # R15: face up; V14, V15: the declarer only
     if index == hand.musik_taken:
         return is_declarer or variants.open_musik(hand.options, hand.players)  # R16, V11
     return hand.phase is Phase.OVER  # R16: the other one at the end of the hand
@@ -212,8 +219,9 @@ def _hand_view(hand: Hand, seat: int | None, history: bool) -> HandView:
         "to_move": hand.to_move,
         "bid": hand.bid,
         "bidder": hand.bidder,
-        "blind": hand.mus if hand.blind else None,
+        "blind": hand.mus if hand.blind and not hand.golden else None,
         "face_down": face_down,
+        "golden": hand.golden,
         "end": None if hand.end is None else str(hand.end),
         "auction": [{"seat": s, "bid": value} for s, value in hand.auction],
         "passed": sorted(hand.passed),
@@ -260,6 +268,8 @@ def _legal(hand: Hand, seat: int) -> LegalView:
         legal["bomb"] = True
     if hand.can_redeal(seat):
         legal["redeal"] = True
+    if hand.can_resign(seat):
+        legal["resign"] = True
     match hand.phase:
         case Phase.BLIND:
             return {"blind": True, "look": True}
@@ -292,6 +302,9 @@ def _result_view(result: HandResult, players: int) -> ResultView:
         "delta": list(result.delta),
         "scores": list(result.scores),
         "winner": result.winner,
+        "golden": result.golden,
+        "reset": result.reset,
+        "tie_break": result.tie_break,
     }
 
 
@@ -318,6 +331,8 @@ def view(game: Game, seat: int | None, *, history: bool = False) -> GameView:
             "bombs": list(game.counters.bombs),
             "barrel": game.counters.barrel,
             "tries": game.counters.tries,
+            "golden": game.counters.golden,
+            "golden_made": game.counters.golden_made,
         },
         "status": "over" if outcome is not None else "playing",
         "scores": list(game.scores),
@@ -355,6 +370,7 @@ PUBLIC_FIELDS: Mapping[str, frozenset[str]] = {
     "redeal": frozenset(),  # V13
     "blind": frozenset(),  # V14
     "look": frozenset(),  # V14
+    "resign": frozenset(),  # V15
     "surrender": frozenset(),
     "timeout": frozenset(),
 }

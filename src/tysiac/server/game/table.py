@@ -53,7 +53,7 @@ class Settings:
     public: bool
     chat: bool
     move_seconds: int
-    options: rules.Options = DEFAULT_OPTIONS  # the house rules (V1-V14)
+    options: rules.Options = DEFAULT_OPTIONS  # the house rules (V1-V16)
 
     @classmethod
     def of(cls, row: GameRow) -> Settings:

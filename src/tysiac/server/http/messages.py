@@ -23,7 +23,7 @@ class CreateGame(Strict):
     chat: bool | None = None  # default: on in private games, off in public ones
     short: bool = False
     move_seconds: Literal[60, 120, 300] = 60
-    options: dict[str, Any] = Field(default_factory=dict)  # V1-V14, checked by the rules
+    options: dict[str, Any] = Field(default_factory=dict)  # V1-V16, checked by the rules
     bots: list[str] = Field(default_factory=list, max_length=3)  # levels of seats 1, 2…
 
 
