@@ -130,7 +130,14 @@ def test_a_game_with_options_to_its_end(tmp_path: Path, players: int) -> None:
         assert view["outcome"]["reason"] == "points"
         assert view["scores"][view["outcome"]["winner"]] >= 1000
         assert {r["end"] for r in view["results"]} <= {"played", "void", "bomb", "redeal"}
-        assert set(view["counters"]) == {"bolts", "bombs", "barrel", "tries", "golden", "golden_made"}
+        assert set(view["counters"]) == {
+            "bolts",
+            "bombs",
+            "barrel",
+            "tries",
+            "golden",
+            "golden_made",
+        }
         for client in clients:
             client.close()
 
