@@ -179,9 +179,17 @@ def test_malformed_action_is_rejected_not_a_crash(action: Any) -> None:
         {"counters": {"tries": True}},
         {"counters": {"barel": 1}},
         {"counters": []},
+        {"options": {"golden_ace": 1}},
+        {"options": {"barrel": False}},
+        {"options": {"golden_ace": True}, "counters": {"golden": -1}},
+        {"options": {"golden_ace": True}, "counters": {"golden": 1.0}},
+        {"options": {"golden_ace": True}, "counters": {"golden": None}},
+        {"options": {"golden_ace": True}, "counters": {"golden_made": 1}},
+        {"options": {"golden_ace": False}, "counters": {"golden": -2}},  # validated anyway
+        {"counters": {"golden_made": "false"}},
     ],
 )
-def test_v1_v14_bad_options_or_counters_exit_2(change: dict[str, Any]) -> None:
+def test_v1_v14_v15_v16_bad_options_or_counters_exit_2(change: dict[str, Any]) -> None:
     done = run(json.dumps({**EXAMPLE, **change}))
     assert done.returncode == 2 and done.stdout == "" and done.stderr.strip()
 
@@ -204,3 +212,23 @@ def test_v1_v14_empty_options_add_end_and_counters_to_the_result() -> None:
     }
     same = json.loads(run(json.dumps({**EXAMPLE, "options": {}})).stdout)
     assert same == EXPECTED  # not over yet: the same output
+
+
+def test_v15_golden_counters_are_output_only_with_golden_ace_and_any_golden_from_0() -> None:
+    resign = {"seat": 0, "type": "resign"}
+    over = {**EXAMPLE, "options": {"golden_ace": True}, "actions": [resign]}
+    out = json.loads(run(json.dumps({**over, "counters": {"golden": 7}})).stdout)
+    # golden 7 >= 3 players: the golden hands are over, bidding as usual, resign refused
+    assert out["phase"] == "bidding" and out["rejected"]["index"] == 0
+    out = json.loads(run(json.dumps(over)).stdout)
+    assert out["result"]["end"] == "resign" and out["result"]["made"] is None
+    assert out["result"]["counters"]["golden"] == 1
+    assert out["result"]["counters"]["golden_made"] is False
+    off = {**EXAMPLE, "options": {"bomb": "penalty"}, "counters": {"golden": 2}}
+    off["actions"] = [
+        {"seat": 1, "type": "pass"},
+        {"seat": 2, "type": "pass"},
+        {"seat": 0, "type": "bomb"},
+    ]
+    out = json.loads(run(json.dumps(off)).stdout)
+    assert set(out["result"]["counters"]) == {"bolts", "bombs", "barrel", "tries"}

@@ -249,8 +249,13 @@ def test_v15_four_players_four_golden_hands_none_made_resets_then_ordinary() -> 
         game = deal(game, shuffle(rng))
         assert game.hand is not None and game.hand.golden and game.hand.phase.value == "give"
         declarers.append(game.hand.declarer)
-        game = apply(game, Resign(game.hand.mus))
+        dealer, mus = game.hand.dealer, game.hand.mus
+        game = apply(game, Resign(mus))
         assert game.counters.golden == number + 1
+        delta = game.results[-1].delta
+        assert delta[mus] == -240 and delta[dealer] == 0  # the sitting-out dealer scores 0
+        assert sorted(delta) == [-240, 0, 120, 120]
+        assert game.counters.bolts == (0, 0, 0, 0)  # a resigned hand gets no bolts
         if number < 3:
             assert game.scores != (0, 0, 0, 0)
     assert sorted(declarers) == [0, 1, 2, 3]  # each player once the golden declarer
