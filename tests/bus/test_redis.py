@@ -58,6 +58,33 @@ def test_every_process_gets_every_message_of_a_game_in_order() -> None:
     asyncio.run(scenario())
 
 
+def test_an_unreadable_message_is_skipped_and_the_next_one_still_heard(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = redis_url_or_skip()
+
+    async def scenario() -> None:
+        one, two = RedisBus(url), RedisBus(url)
+        await one.start()
+        await two.start()
+        try:
+            there = two.subscribe(CODE)
+            for garbage in ("not json", '{"v": "one", "events": []}', '{"token": "secret"}'):
+                await one.redis.publish(one._key("game", CODE), garbage)
+            await one.publish(CODE, Update(1, ({"kind": "pass", "seat": 0},)))
+            assert await next_message(there) == Update(1, ({"kind": "pass", "seat": 0},))
+            assert there.empty()
+        finally:
+            await one.stop()
+            await two.stop()
+
+    with caplog.at_level("WARNING", logger="tysiac.bus.redis"):
+        asyncio.run(scenario())
+    skipped = [r for r in caplog.records if "unreadable" in r.getMessage()]
+    assert len(skipped) == 2 * 3  # each process hears the three
+    assert not any("secret" in r.getMessage() for r in caplog.records)
+
+
 def test_a_change_reaches_every_process_s_cache_as_stored_and_no_connection() -> None:
     url = redis_url_or_skip()
     at = datetime(2026, 12, 3, 12, 0, 1, 250000, tzinfo=UTC)

@@ -34,7 +34,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from .base import Subscribers
-from .messages import Change, Message, Presence, Update, from_json, to_json
+from .messages import Change, Message, Presence, Unreadable, Update, from_json, to_json
 
 log = logging.getLogger(__name__)
 
@@ -120,11 +120,22 @@ class RedisBus(Subscribers):
                             self._listening.set()
                             self.resync_all()
                         elif message["type"] == "pmessage":
-                            code = message["channel"].rsplit(":", 1)[1]
-                            self._heard(code, *from_json(message["data"]))
+                            self._pmessage(message["channel"], message["data"])
             except (RedisError, OSError) as error:
                 log.warning("Redis pub/sub lost (%s); reconnecting", error)
                 await asyncio.sleep(RECONNECT_SECONDS)
+
+    def _pmessage(self, channel: str, data: str) -> None:
+        """One message from another process; one that cannot be read (another version's,
+        or not ours) is skipped, so it can never stop this process hearing the rest. Its
+        text is not logged: it may carry a stored change."""
+        code = channel.rsplit(":", 1)[1]
+        try:
+            message, change = from_json(data)
+        except Unreadable:
+            log.warning("An unreadable bus message for game %s was skipped", code)
+            return
+        self._heard(code, message, change)
 
     # --- presence -------------------------------------------------------------------
 
