@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -16,9 +17,9 @@ from .ui import (
     SMALL_PHONE,
     create_game,
     hand,
-    join_game,
     make_moves,
     play_until,
+    socket_seats,
     summary_shown,
 )
 
@@ -26,32 +27,46 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
 def violations(page: Page) -> list[str]:
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
+    # Only the violations come back whole (the other result types are not read).
+    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+    results = Axe().run(page, options=options)
     return [
         f"{v['id']}: {v['help']} ({', '.join(str(n['target']) for n in v['nodes'][:3])})"
         for v in results.response["violations"]
     ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+
+
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE, DESKTOP], ids=["375", "390", "1280"])
 def test_no_violations_on_any_screen(
-    browser: Browser, tmp_path: Path, screenshots: Path, scheme: str, viewport: dict[str, int]
+    browser: Browser, tmp_path: Path, screenshots: Path, viewport: dict[str, int]
 ) -> None:
-    with live_server(tmp_path, hand_pause_seconds=60) as server:
+    """Each screen at one width, light and dark. The scheme is switched on the page that
+    shows the screen (emulate_media): only the style sheets read it, and under reduced
+    motion they change at once, so one visit (and one hand) serves both schemes. The
+    seats the test does not look at play over the socket, without a browser."""
+    found: dict[str, list[str]] = {}
+    width = viewport["width"]
+
+    def check(page: Page, screen: str, shot: str | None = None, full_page: bool = True) -> None:
+        """axe on the screen in each scheme; ``shot``: the screenshot's name, per scheme."""
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            found[f"{screen}-{scheme}"] = violations(page)
+            if shot is not None:
+                path = screenshots / f"{shot}-{width}-{scheme}.png"
+                page.screenshot(path=path, full_page=full_page)
+
+    with live_server(tmp_path, hand_pause_seconds=600) as server:
         # Reduced motion: a card caught halfway through its 0.2 s flight is not a finding.
-        contexts = [
-            browser.new_context(
-                viewport=viewport,  # type: ignore[arg-type]
-                color_scheme=scheme,  # type: ignore[arg-type]
-                locale="pl-PL",
-                reduced_motion="reduce",
-            )
-            for _ in range(3)
-        ]
-        pages = [c.new_page() for c in contexts]
-        found: dict[str, list[str]] = {}
-        tag = f"{viewport['width']}-{scheme}"
+        context = browser.new_context(
+            viewport=viewport,  # type: ignore[arg-type]
+            locale="pl-PL",
+            reduced_motion="reduce",
+        )
+        page = context.new_page()
         pages_by_path = (
             ("/", "home"),
             ("/zasady", "rules"),
@@ -59,41 +74,36 @@ def test_no_violations_on_any_screen(
             ("/kontakt", "contact"),  # not configured here; the form: tests/web/test_contact.py
         )
         for path, name in pages_by_path:
-            pages[0].goto(server.base + path)
-            pages[0].wait_for_load_state("networkidle")
-            found[name] = violations(pages[0])
-            pages[0].screenshot(path=screenshots / f"{name}-{tag}.png", full_page=True)
-        pages[0].goto(server.base + "/")
-        code = create_game(pages[0], "Ala", 3)
-        found["waiting"] = violations(pages[0])
-        pages[1].goto(server.base + "/")
-        join_game(pages[1], code, "Ola")
-        pages[2].goto(server.base + "/")
-        join_game(pages[2], code, "Ela")
-        hand(pages[0]).get_by_role("button").first.wait_for()
-        found["bidding"] = violations(pages[0])
-        pages[0].screenshot(path=screenshots / f"table-{tag}.png", full_page=True)
-        make_moves(pages, 6)
-        found["play"] = violations(pages[0])
-        play_until(pages, summary_shown(pages[0]))
-        found["summary"] = violations(pages[0])
-        pages[0].screenshot(path=screenshots / f"summary-{tag}.png", full_page=True)
-        if pages[0].locator("#tab-chat").is_visible():  # a narrow screen: the drawer
+            page.goto(server.base + path)
+            page.wait_for_load_state("networkidle")
+            check(page, name, name)
+        page.goto(server.base + "/")
+        code = create_game(page, "Ala", 3)
+        check(page, "waiting")
+        others = socket_seats(server, code, ["Ola", "Ela"])
+        hand(page).get_by_role("button").first.wait_for()
+        check(page, "bidding", "table")
+        seats = [page, *others]
+        make_moves(seats, 6)
+        check(page, "play")
+        play_until(seats, summary_shown(page))
+        check(page, "summary", "summary")
+        if page.locator("#tab-chat").is_visible():  # a narrow screen: the drawer
             for panel in ("scores", "log", "chat"):
-                pages[0].locator(f"#tab-{panel}").click()
-                found[f"drawer-{panel}"] = violations(pages[0])
-                pages[0].screenshot(path=screenshots / f"drawer-{panel}-{tag}.png")
-            pages[0].get_by_role("button", name="Wróć do stołu").click()
+                page.locator(f"#tab-{panel}").click()
+                check(page, f"drawer-{panel}", f"drawer-{panel}", full_page=False)
+            page.get_by_role("button", name="Wróć do stołu").click()
         watcher = browser.new_context(
             viewport=viewport,  # type: ignore[arg-type]
-            color_scheme=scheme,  # type: ignore[arg-type]
             reduced_motion="reduce",
         ).new_page()
         watcher.goto(f"{server.base}/g/{code}")
         watcher.get_by_text("Oglądasz grę jako widz").wait_for()
-        found["spectator"] = violations(watcher)
-        for context in [*contexts, watcher.context]:
-            context.close()
+        check(watcher, "spectator")
+        for seat in others:
+            seat.close()
+        for opened in (context, watcher.context):
+            opened.close()
     assert {screen: v for screen, v in found.items() if v} == {}
 
 

@@ -1,4 +1,4 @@
-"""One player plays a whole hand with the keyboard alone (the others use the mouse)."""
+"""One player plays a whole hand with the keyboard alone (the others play over the socket)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from .ui import (
     controls,
     create_game,
     hand,
-    join_game,
     lowest_contract,
     open_player,
+    socket_seats,
     summary_shown,
-    take_turn,
     visible,
 )
 
@@ -74,20 +73,19 @@ def keyboard_turn(page: Page) -> bool:
 
 def test_a_whole_hand_by_keyboard(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path, hand_pause_seconds=60) as server:
-        pages = [open_player(browser, f"{server.base}/") for _ in range(3)]
-        code = create_game(pages[0], "Klawiatura", 3)
-        join_game(pages[1], code, "Mysz")
-        join_game(pages[2], code, "Kot")
-        keyboard_player, others = pages[0], pages[1:]
+        keyboard_player = open_player(browser, f"{server.base}/")
+        code = create_game(keyboard_player, "Klawiatura", 3)
+        others = socket_seats(server, code, ["Mysz", "Kot"])
         done = summary_shown(keyboard_player)
         deadline = time.monotonic() + 180
         keyboard_moves = 0
         while not done():
             assert time.monotonic() < deadline
             keyboard_moves += keyboard_turn(keyboard_player)
-            for page in others:
-                take_turn(page)
+            for seat in others:
+                seat.take_turn()
             keyboard_player.wait_for_timeout(30)
         assert keyboard_moves >= 8  # at least its eight cards, all by keyboard
-        for page in pages:
-            page.context.close()
+        for seat in others:
+            seat.close()
+        keyboard_player.context.close()

@@ -12,7 +12,20 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import STRONG_DECK, FakeClock, live_server
 
-from .ui import DESKTOP, PHONE, SMALL_PHONE, controls, make_moves, seat_page, take_turn
+from .ui import (
+    DESKTOP,
+    PHONE,
+    SMALL_PHONE,
+    SNAPSHOT,
+    SocketSeat,
+    act,
+    controls,
+    make_moves,
+    play_until,
+    seat_page,
+    take_turn,
+    turn,
+)
 
 # Where the hand's cards and the controls of the move are, in one look at the page.
 FIT = """() => {
@@ -36,6 +49,10 @@ FIT = """() => {
             .map((el) => [...box(el), el.scrollWidth, el.clientWidth]),
     };
 }"""
+
+# The look and the controls at one moment: the move made is the one of the phase looked
+# at (read apart, a state that came between had the page move in a phase never looked at).
+LOOK = f"() => ({{ look: ({FIT})(), controls: ({SNAPSHOT})() }})"
 
 PHASES = {
     "licytuj": "bidding",
@@ -96,7 +113,8 @@ def test_every_phase_fits_one_screen(
         while summary is None:
             assert time.monotonic() < deadline, f"the hand did not end; phases seen: {sorted(seen)}"
             for seat, page in enumerate(pages):
-                look = page.evaluate(FIT)
+                both = page.evaluate(LOOK)
+                look = both["look"]
                 if look["summary"]:
                     summary = look
                     page.screenshot(path=screenshots / f"phase-{tag}-summary.png")
@@ -114,7 +132,7 @@ def test_every_phase_fits_one_screen(
                         r for r in look["cards"] + look["moves"] if not inside(r, width, height)
                     ]
                     assert outside == [], (phase, seat, outside, height)
-                take_turn(page)  # only once its phase was looked at
+                act(page, both["controls"]["buttons"], both["controls"]["cards"])
             pages[0].wait_for_timeout(40)
         steps = {"musik", "discard"} if players == 2 else {"give"}
         expected = {"bidding", "declare", "play"} | steps
@@ -297,11 +315,11 @@ def test_long_nicks_fit_the_score_sheet_and_the_summary(
         tokens = [created["token"]]
         tokens += [server.join(created["code"], nick[:20])["token"] for nick in LONG[1:]]
         code = created["code"]
-        pages = [seat_page(browser, server.base, code, 0, tokens[0], DESKTOP)]
-        pages += [
-            seat_page(browser, server.base, code, s, t, SMALL_PHONE)
-            for s, t in [(1, tokens[1]), (2, tokens[2])]
+        pages = [
+            seat_page(browser, server.base, code, 0, tokens[0], DESKTOP),
+            seat_page(browser, server.base, code, 1, tokens[1], SMALL_PHONE),
         ]
+        third = SocketSeat(server.client(code, tokens[2]))  # only moves: no page
         box = pages[0].locator("#score-box")
         heads = box.locator("thead .nick")
         expect(heads).to_have_count(3)
@@ -312,9 +330,10 @@ def test_long_nicks_fit_the_score_sheet_and_the_summary(
         deadline = time.monotonic() + 120
         while not pages[1].locator("#summary table").is_visible():
             assert time.monotonic() < deadline
-            for page in pages:
-                take_turn(page)
+            for seat in [*pages, third]:
+                turn(seat)
             pages[0].wait_for_timeout(50)
+        third.close()
         region = pages[1].locator("#summary .scroll-x")
         assert region.evaluate("(el) => el.scrollWidth <= el.clientWidth")
         right = region.evaluate("(el) => el.getBoundingClientRect().right")
@@ -328,27 +347,22 @@ def test_long_nicks_fit_the_score_sheet_and_the_summary(
 def test_the_summary_opens_again_until_the_next_hand_ends(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path, hand_pause_seconds=1) as server:
         code, tokens = server.full_table(3)
-        pages = [
-            seat_page(browser, server.base, code, s, t, SMALL_PHONE) for s, t in enumerate(tokens)
-        ]
-        summary = pages[0].get_by_role("heading", name="Podsumowanie rozdania")
-        deadline = time.monotonic() + 120
-        while not summary.is_visible():
-            assert time.monotonic() < deadline
-            for page in pages:
-                take_turn(page)
-            pages[0].wait_for_timeout(50)
-        again = pages[0].get_by_role("button", name="Podsumowanie rozdania")
+        page = seat_page(browser, server.base, code, 0, tokens[0], SMALL_PHONE)
+        others = [SocketSeat(server.client(code, token)) for token in tokens[1:]]
+        summary = page.get_by_role("heading", name="Podsumowanie rozdania")
+        play_until([page, *others], summary.is_visible)
+        again = page.get_by_role("button", name="Podsumowanie rozdania")
         expect(again).to_be_visible(timeout=5000)  # the next hand is dealt
         expect(summary).to_be_hidden()
         again.click()
-        expect(pages[0].get_by_role("heading", name="Podsumowanie rozdania 1")).to_be_visible()
-        close = pages[0].get_by_role("button", name="Zamknij podsumowanie")
+        expect(page.get_by_role("heading", name="Podsumowanie rozdania 1")).to_be_visible()
+        close = page.get_by_role("button", name="Zamknij podsumowanie")
         expect(close).to_have_attribute("aria-expanded", "true")
         close.click()
-        expect(pages[0].get_by_role("heading", name="Podsumowanie rozdania 1")).to_be_hidden()
-        for page in pages:
-            page.context.close()
+        expect(page.get_by_role("heading", name="Podsumowanie rozdania 1")).to_be_hidden()
+        for seat in others:
+            seat.close()
+        page.context.close()
 
 
 def test_after_a_surrender_the_end_ranks_everyone(
@@ -387,8 +401,9 @@ def test_the_move_log_is_the_same_after_a_reload_and_for_a_late_spectator(
 ) -> None:
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         code, tokens = server.full_table(3)
-        pages = [seat_page(browser, server.base, code, s, t) for s, t in enumerate(tokens)]
-        make_moves(pages, 12)  # bidding, the musik, the contract, the first tricks
+        pages = [seat_page(browser, server.base, code, 0, tokens[0])]
+        others = [SocketSeat(server.client(code, token)) for token in tokens[1:]]
+        make_moves([*pages, *others], 12)  # bidding, the musik, the contract, the first tricks
         pages[0].wait_for_timeout(300)
         before = pages[0].evaluate(LOG_LINES)
         assert len(before) > 12 and any(line.startswith("Lewę bierze") for line in before)
@@ -399,6 +414,8 @@ def test_the_move_log_is_the_same_after_a_reload_and_for_a_late_spectator(
         late.goto(f"{server.base}/g/{code}")
         expect(late.locator("#log p")).to_have_count(len(before))
         assert late.evaluate(LOG_LINES) == before
+        for seat in others:
+            seat.close()
         for page in [*pages, late]:
             page.context.close()
 

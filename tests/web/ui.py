@@ -10,6 +10,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from tests.server.harness import Client, Endpoint, simple_move
+
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 375, "height": 667}
 DESKTOP = {"width": 1280, "height": 800}
@@ -133,7 +135,12 @@ def take_turn(page: Page) -> bool:
     Like a cautious player: pass, take the first musik, give away or lay down the
     weakest cards, declare the least, lead a marriage when holding one.
     """
-    buttons, cards = controls(page)
+    return act(page, *controls(page))
+
+
+def act(page: Page, buttons: list[str], cards: list[str]) -> bool:
+    """``take_turn`` on the controls seen in one look (``controls``): a test that looked
+    at a phase moves in that phase, not in one that came after its look."""
     for name in ("Pas", "Pierwszy musik", lowest_contract(buttons)):
         if name in buttons:
             click(page, name)
@@ -152,27 +159,74 @@ def take_turn(page: Page) -> bool:
     return False
 
 
-def play_until(pages: Sequence[Page], done: Callable[[], bool], limit: float = 120) -> None:
+class SocketSeat:
+    """A seat the test plays over the game's WebSocket (``harness.simple_move``): a player
+    whose page no test looks at needs no browser of its own."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.moved_at: int | None = None  # the state version it last moved in
+
+    def take_turn(self) -> bool:
+        """Move once if the newest state offers this seat a move it has not answered."""
+        seen = len(self.client.messages)
+        self.client.drain(0.002)
+        if any(m["type"] == "error" for m in self.client.messages[seen:]):
+            self.moved_at = None  # refused: the next state decides again
+        state = self.client.state
+        view = state.get("view")
+        if not view or not view["legal"] or self.moved_at == state["v"]:
+            return False
+        self.moved_at = state["v"]
+        self.client.move(simple_move(view))
+        return True
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def socket_seats(server: Endpoint, code: str, nicks: Sequence[str]) -> list[SocketSeat]:
+    """Join ``code`` over HTTP as each of ``nicks``, in turn, and hold each seat's socket."""
+    return [SocketSeat(server.client(code, server.join(code, nick)["token"])) for nick in nicks]
+
+
+Seat = Page | SocketSeat
+
+
+def turn(seat: Seat) -> bool:
+    return take_turn(seat) if isinstance(seat, Page) else seat.take_turn()
+
+
+def idle(seats: Sequence[Seat], ms: float) -> None:
+    """Let the pages draw what came: a page's own wait when there is a page."""
+    page = next((seat for seat in seats if isinstance(seat, Page)), None)
+    if page is None:
+        time.sleep(ms / 1000)
+    else:
+        page.wait_for_timeout(ms)
+
+
+def play_until(seats: Sequence[Seat], done: Callable[[], bool], limit: float = 120) -> None:
     deadline = time.monotonic() + limit
     while not done():
         assert time.monotonic() < deadline, "the game did not get there in time"
         moved = False
-        for page in pages:
+        for seat in seats:
             if done():
                 return
-            moved = take_turn(page) or moved
+            moved = turn(seat) or moved
         if not moved:
-            pages[0].wait_for_timeout(50)
+            idle(seats, 50)
 
 
-def make_moves(pages: Sequence[Page], count: int, limit: float = 60) -> None:
+def make_moves(seats: Sequence[Seat], count: int, limit: float = 60) -> None:
     deadline = time.monotonic() + limit
     made = 0
     while made < count:
         assert time.monotonic() < deadline, "no moves to make"
-        for page in pages:
-            made += take_turn(page)
-        pages[0].wait_for_timeout(50)
+        for seat in seats:
+            made += turn(seat)
+        idle(seats, 50)
 
 
 def card_names(page: Page) -> list[str]:
