@@ -214,6 +214,14 @@ def test_the_drawer_holds_chat_scores_and_log_on_a_phone(browser: Browser, tmp_p
         expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
         page.locator("#tab-log").click()
         expect(page.get_by_role("log", name="Przebieg gry")).to_contain_text("Nowe rozdanie")
+        # Widened (a tablet turned) with no new state: the column stands beside the table.
+        page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
+        expect(page.locator("#drawer-tabs")).to_be_hidden()
+        expect(page.get_by_role("log", name="Czat")).to_be_visible()
+        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
+        page.set_viewport_size(SMALL_PHONE)  # type: ignore[arg-type]
+        expect(page.locator("#tab-chat")).to_be_visible()
+        expect(page.get_by_role("log", name="Czat")).to_be_hidden()
         writer.close()
         page.context.close()
 

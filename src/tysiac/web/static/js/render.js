@@ -48,6 +48,8 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
   let marks = S.initialMarks();
   let frame = 0;
   let pending = null;
+  let drawn = null; // the state last drawn
+  drawer.onLayoutChange(() => drawn && schedule(drawn));
 
   /** Draw at once (a key moved the focus: the next key must find it there). */
   function flush(state) {
@@ -74,6 +76,7 @@ export function createRenderer({ nick = "", onWarning = () => {} } = {}) {
   }
 
   function draw(state) {
+    drawn = state;
     const focused = document.activeElement;
     const keepKey = focused?.dataset?.key;
     const ancestors = [];

@@ -8,6 +8,12 @@ import { t } from "../words.js";
 
 const WIDE = matchMedia("(min-width: 62em)"); // the side column stands beside the table
 
+/** Call `redraw` when the page crosses the width where the column and drawer swap
+ * (a window resized, a tablet turned): no new state may come to redraw it. */
+export function onLayoutChange(redraw) {
+  WIDE.addEventListener("change", redraw);
+}
+
 export function draw(state) {
   const wide = WIDE.matches;
   const drawer = wide ? null : state.drawer;
