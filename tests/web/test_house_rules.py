@@ -33,7 +33,7 @@ def test_a_preset_fills_the_options_and_an_edit_is_sent_with_them(
         expect(page.get_by_label("Zwykłe")).to_be_checked()  # the standard rules, preselected
         east = catalogue.text("preset.east.name")
         page.get_by_label(east).check()
-        page.get_by_text("Każda zasada osobno").click()  # every option, one tap away
+        page.get_by_text("Wszystkie zasady (V1–V16)").click()  # every option, one tap away
         step = page.get_by_label("Krok licytacji (V1)")
         expect(step).to_have_value("5")  # the preset filled the controls
         expect(page.get_by_label("Złoty As (V15)")).to_have_value("true")

@@ -87,7 +87,7 @@ games = Table(
     Column("chat", Boolean, nullable=False),
     Column("target", Integer, nullable=False),
     Column("move_seconds", Integer, nullable=False),
-    Column("options", JSON),  # the house rules (V1-V14), every key; NULL: the defaults
+    Column("options", JSON),  # the house rules (V1-V16), every key; NULL: the defaults
     Column("version", Integer, nullable=False),  # the number of events in the log
     Column("deadline", UTCDateTime()),  # when the seat to move runs out of time
     Column("created_at", UTCDateTime(), nullable=False),
