@@ -74,8 +74,8 @@ const GAME_ERRORS = [
 
 // --- "Zasady stołu": a preset fills every option's control; each stays editable ---
 // The controls are the options: the game is created with what they show, never with a
-// preset's name. A preset is checked while the controls show exactly its options; after
-// an edit "Własne" is, with a line naming the preset it started from and what changed.
+// preset's name. A preset is checked while the controls show exactly its options; an
+// edit checks "Własne" and a line names the preset it started from and what changed.
 
 let base = PRESETS[0].key; // the preset the controls were last filled from
 
