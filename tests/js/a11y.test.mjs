@@ -4,7 +4,16 @@ import "./site.mjs"; // first: the server's answer to the page's /api/site
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as A from "../../src/tysiac/web/static/js/a11y.js";
-import { changedOptions, optionsLine } from "../../src/tysiac/web/static/js/options.js";
+import {
+  OPTIONS,
+  PRESETS,
+  changedOptions,
+  optionsLine,
+  presetItems,
+  presetOf,
+  valueId,
+  withDefaults,
+} from "../../src/tysiac/web/static/js/options.js";
 
 describe("a11y", () => {
   it("names cards, with the marriage they would score", () => {
@@ -63,5 +72,39 @@ describe("options", () => {
     );
     assert.equal(optionsLine({}), "Zasady: zwykłe");
     assert.equal(optionsLine({ bid_step: 5, bolts: true }), "Zasady: krok licytacji co 5, Błoty");
+  });
+});
+
+describe("presets", () => {
+  const preset = (key) => PRESETS.find((p) => p.key === key);
+
+  it("names a preset by where it plays, or by a line of help", () => {
+    assert.equal(preset("gracz_pl").name, "Jak na gracz.pl");
+    assert.match(preset("gracz_pl").where, /gracz\.pl/);
+    assert.equal(preset("gracz_pl").help, null);
+    assert.ok(preset("standard").help && preset("standard").where);
+    assert.ok(preset("custom").help && preset("custom").where === null);
+  });
+
+  it("knows the preset complete options are, and none after an edit", () => {
+    assert.equal(presetOf(withDefaults({})).key, "standard");
+    const gracz = withDefaults(preset("gracz_pl").options);
+    assert.equal(presetOf(gracz).key, "gracz_pl");
+    assert.equal(presetOf({ ...gracz, bid_step: 5 }), null);
+  });
+
+  it("lists what a preset sets, the barrel off by its own id", () => {
+    const items = presetItems(preset("gracz_pl"));
+    assert.deepEqual(
+      items.map((o) => [valueId(o, preset("gracz_pl").options[o.key]), o.value]),
+      [
+        ["V2", "do 360 dla każdego"],
+        ["V6", "nie"],
+        ["V16", "bez beczki"],
+      ],
+    );
+    const barrel = OPTIONS.find((o) => o.key === "barrel");
+    assert.equal(valueId(barrel, "880"), "V10");
+    assert.deepEqual(presetItems(preset("standard")), []);
   });
 });

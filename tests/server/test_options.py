@@ -1,4 +1,4 @@
-"""Table options (V1-V14) as the server keeps them: chosen at creation, checked there,
+"""Table options (V1-V16) as the server keeps them: chosen at creation, checked there,
 stored with the game, shown to every viewer, kept by a rematch and across a crash."""
 
 from __future__ import annotations

@@ -23,8 +23,21 @@ def test_site_carries_the_words_and_the_tables_and_answers_304_to_its_etag(
         assert site["words"] == dict(catalogue.words("pl")) and site["lang"] == "pl"
         assert [o["key"] for o in site["options"]] == list(CHOICES)
         bid_step = site["options"][0]
-        assert bid_step == {"key": "bid_step", "id": "V1", "values": [10, 5], "default": 10}
-        assert [p["key"] for p in site["presets"]] == list(PRESETS)
+        assert bid_step == {
+            "key": "bid_step",
+            "id": "V1",
+            "values": [10, 5],
+            "default": 10,
+            "value_ids": {},
+        }
+        barrel = next(o for o in site["options"] if o["key"] == "barrel")
+        assert barrel["id"] == "V10" and barrel["value_ids"] == {"off": "V16"}
+        # The presets with the options each sets, in the form's order ("custom": null).
+        assert site["presets"] == [{"key": k, "options": o} for k, o in PRESETS.items()]
+        assert site["presets"][1] == {
+            "key": "gracz_pl",
+            "options": {"bid_limit": "360", "mus": False, "barrel": "off"},
+        }
         assert site["levels"] == list(bots.LEVELS)
         assert site["phases"][:2] == ["blind", "bidding"]
         assert site["limits"] == {"kept": KEPT, "nick": 20, "name": 40, "chat": 200}

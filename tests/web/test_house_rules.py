@@ -1,4 +1,5 @@
-"""Table options (V1-V14) in the browser: chosen on the home page, shown at the table."""
+"""Table options (V1-V16) in the browser: chosen on the home page (a preset, then any
+option), shown at the table and on the rules page."""
 
 from __future__ import annotations
 
@@ -10,27 +11,54 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
 from tysiac import catalogue
-from tysiac.rules.options import CHOICES, option_id
+from tysiac.rules.options import (
+    CHOICES,
+    DEFAULT,
+    PRESETS,
+    option_id,
+    options_to_json,
+    value_id,
+    value_key,
+)
 
 from .test_accessibility import violations
-from .ui import SMALL_PHONE, controls, create_game, open_player, seat_page
+from .ui import PHONE, SMALL_PHONE, controls, create_game, open_player, seat_page
 
 
-def test_a_preset_is_sent_and_shown_at_the_table(
+def test_a_preset_fills_the_options_and_an_edit_is_sent_with_them(
     browser: Browser, tmp_path: Path, screenshots: Path
 ) -> None:
     with live_server(tmp_path) as server:
-        page = open_player(browser, f"{server.base}/")
-        expect(page.get_by_label("Zwykłe")).to_be_checked()  # the default set, preselected
-        page.get_by_label("Z bombą i błotami").check()
+        page = open_player(browser, f"{server.base}/", PHONE)
+        expect(page.get_by_label("Zwykłe")).to_be_checked()  # the standard rules, preselected
+        east = catalogue.text("preset.east.name")
+        page.get_by_label(east).check()
+        page.get_by_text("Wszystkie zasady (V1–V16)").click()  # every option, one tap away
+        step = page.get_by_label("Krok licytacji (V1)")
+        expect(step).to_have_value("5")  # the preset filled the controls
+        expect(page.get_by_label("Złoty As (V15)")).to_have_value("true")
+        expect(page.get_by_label("Beczka (V10)")).to_have_value("880")
+        page.get_by_label("Zaokrąglanie (V5)").select_option("5")  # one change of the player's
+        expect(page.get_by_label("Własne")).to_be_checked()  # no longer the preset as it is
+        edited = page.locator("#options-edited")
+        expect(edited).to_have_text(f"Na podstawie zestawu „{east}”, zmienione: Zaokrąglanie (V5).")
+        assert violations(page) == []
+        page.locator(".house-rules").screenshot(path=screenshots / "home-390-preset-edited.png")
         code = create_game(page, "Ala", 3)
         with server.http() as http:
             options = http.get(f"/api/games/{code}").json()["options"]
-        assert (options["bomb"], options["bolts"], options["dump_555"]) == ("penalty", True, True)
-        assert options["bid_step"] == 10  # the rest stays as usual
-        expect(page.locator("#lobby-options")).to_contain_text("Zasady: bomba (rozpisanie) za karę")
-        page.goto(f"{server.base}/")  # the last choice is remembered
-        expect(page.get_by_label("Z bombą i błotami")).to_be_checked()
+        chosen = PRESETS["east"]
+        assert chosen is not None
+        assert options == {**options_to_json(DEFAULT), **chosen, "rounding": "5"}
+        page.goto(f"{server.base}/")  # the last choice is remembered, edit included
+        expect(page.get_by_label("Własne")).to_be_checked()
+        expect(page.get_by_label("Zaokrąglanie (V5)")).to_have_value("5")
+        expect(edited).to_contain_text(east)
+        page.get_by_label("Jak na gracz.pl").check()  # another preset: all its values, anew
+        expect(page.get_by_label("Zaokrąglanie (V5)")).to_have_value("10")
+        expect(page.get_by_label("Beczka (V10)")).to_have_value("off")
+        expect(step).to_have_value("10")
+        expect(edited).to_be_hidden()
         page.context.close()
 
 
@@ -62,14 +90,51 @@ def test_custom_options_one_by_one(browser: Browser, tmp_path: Path, screenshots
         page.context.close()
 
 
-def test_the_rules_page_describes_every_option(browser: Browser, tmp_path: Path) -> None:
+def test_the_rules_page_describes_every_option_and_every_preset(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
     with live_server(tmp_path) as server:
-        page = open_player(browser, f"{server.base}/zasady#zasady-stolu")
+        page = open_player(browser, f"{server.base}/zasady#zestawy", PHONE)
         for key in CHOICES:  # each named once, by the catalogue
             number = option_id(key)
             name = catalogue.text(f"option.{key}.name")
             expect(page.locator(f"#{number.lower()}")).to_have_text(f"{name} ({number})")
+        off = catalogue.text("option.barrel.value.off")
+        expect(page.locator("#v16")).to_have_text(f"Beczka: {off} (V16)")
+        listed = page.locator("#preset-list")
+        for key, chosen in PRESETS.items():
+            if chosen is None:  # "Własne" is no preset of a table
+                expect(listed).not_to_contain_text(catalogue.text(f"preset.{key}.name"))
+                continue
+            heading = page.locator(f"#zestaw-{key}")
+            expect(heading).to_have_text(catalogue.text(f"preset.{key}.name"))
+            expect(heading.locator("xpath=following-sibling::p[1]")).to_have_text(
+                catalogue.text(f"preset.{key}.where")
+            )
+            # Every option it sets, by its name, id and value, a link to its rule.
+            items = page.get_by_role("list", name=catalogue.text(f"preset.{key}.name"), exact=True)
+            shown = [
+                f"{catalogue.text(f'option.{option}.name')} ({value_id(option, value)}): "
+                + catalogue.text(value_key(option, value))
+                for option, value in chosen.items()
+            ]
+            if shown:
+                expect(items.get_by_role("link")).to_have_text(sorted(shown, key=order))
+            else:
+                expect(heading.locator("xpath=following-sibling::p[2]")).to_have_text(
+                    catalogue.text("page.rules.preset.none")
+                )
+        expect(page.locator("a[href='#v16']")).to_have_count(1)  # gracz.pl's barrel
+        assert violations(page) == []
+        page.locator("#preset-list").screenshot(path=screenshots / "rules-390-presets.png")
         page.context.close()
+
+
+def order(item: str) -> int:
+    """A listed option's place: the form's order (V1 … V15, V16 the barrel's place)."""
+    keys = list(CHOICES)
+    names = [catalogue.text(f"option.{key}.name") for key in keys]
+    return next(i for i, name in enumerate(names) if item.startswith(f"{name} ("))
 
 
 # Dealt in blocks from the mus player on (3 players: 7, 7, 7, then the musik): the mus

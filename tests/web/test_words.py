@@ -98,8 +98,12 @@ def families() -> set[str]:
     for key, values in CHOICES.items():
         keys |= {f"option.{key}.name", f"option.{key}.help"}
         keys |= {value_key(key, value) for value in values}
-    for preset in PRESETS:
-        keys |= {f"preset.{preset}.name", f"preset.{preset}.help"}
+    for preset, chosen in PRESETS.items():
+        keys.add(f"preset.{preset}.name")
+        if not chosen:  # the standard rules and "Własne": a line of help
+            keys.add(f"preset.{preset}.help")
+        if chosen is not None:  # every preset that sets options: where its tables play so
+            keys.add(f"preset.{preset}.where")
     for field in (texts.NICK, texts.NAME, texts.CHAT):
         for code in ("empty_text", "too_long", "too_many_marks", "bad_characters"):
             keys.add(f"error.{code}.{field.kind}")
@@ -177,7 +181,7 @@ def test_text_fails_loudly() -> None:
 
 
 def test_option_ids_follow_the_table() -> None:
-    assert [option_id(key) for key in CHOICES] == [f"V{n}" for n in range(1, 15)]
+    assert [option_id(key) for key in CHOICES] == [f"V{n}" for n in range(1, 16)]
 
 
 def polish_strings(path: Path) -> list[str]:

@@ -80,11 +80,29 @@ CHOICES: dict[str, tuple[object, ...]] = {
 }
 assert tuple(CHOICES) == tuple(f.name for f in fields(Options))
 
-# The create form's presets, in its order: the options each sets (None: each chosen).
+# A value with an id of its own, past the keys' V1-V15: barrel "off" is V16 (the game
+# without a barrel), while the key itself is V10.
+VALUE_IDS: dict[tuple[str, object], str] = {("barrel", "off"): "V16"}
+
+# The create form's presets, in its order: the options each sets, the rest at their
+# defaults (None: each chosen, "Własne"). Each is named after the tables that play so
+# (preset.<key>.where, docs/rules.md "Presets"). A preset is only where the form starts:
+# a game stores its options, never the preset they came from.
 PRESETS: dict[str, dict[str, object] | None] = {
     "standard": {},
-    "bombs": {"bomb": "penalty", "bolts": True, "dump_555": True},
-    "barrel880": {"barrel": "880", "bid_step": 5},
+    "gracz_pl": {"bid_limit": "360", "mus": False, "barrel": "off"},
+    "gamedesire": {"bid_limit": "melds", "open_musik": True},
+    "mizerca": {"meld_needs_trick": True, "rounding": "10_down"},
+    "east": {
+        "bid_step": 5,
+        "bolts": True,
+        "dump_555": True,
+        "barrel": "880",
+        "ace_marriage": True,
+        "redeal": True,
+        "blind": True,
+        "golden_ace": True,
+    },
     "custom": None,
 }
 
@@ -94,6 +112,14 @@ def option_id(key: str) -> str:
     return f"V{list(CHOICES).index(key) + 1}"
 
 
+def value_id(key: str, value: object) -> str:
+    """The id a value goes by: its own (``barrel`` ``"off"`` -> ``V16``), else its key's."""
+    for (owner, own), number in VALUE_IDS.items():
+        if owner == key and _same(value, own):
+            return number
+    return option_id(key)
+
+
 def value_key(key: str, value: object) -> str:
     """A value's name in the catalogue: ``option.bid_step.value.5``, ``….value.true``."""
     shown = _shown(value).strip('"')
@@ -101,9 +127,18 @@ def value_key(key: str, value: object) -> str:
 
 
 def option_table() -> list[dict[str, Any]]:
-    """The options as the page lists them: key, id, values (default first)."""
+    """The options as the page lists them: key, id, values (default first), and the ids
+    of the values that have their own (``{"off": "V16"}``, by the value as a string)."""
     return [
-        {"key": key, "id": option_id(key), "values": list(values), "default": values[0]}
+        {
+            "key": key,
+            "id": option_id(key),
+            "values": list(values),
+            "default": values[0],
+            "value_ids": {
+                str(value): number for (owner, value), number in VALUE_IDS.items() if owner == key
+            },
+        }
         for key, values in CHOICES.items()
     ]
 

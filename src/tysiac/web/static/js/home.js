@@ -10,6 +10,10 @@ import {
   changedOptions,
   defaultMarked,
   optionsLine,
+  presetItems,
+  presetOf,
+  valueId,
+  withDefaults,
 } from "./options.js";
 import { limit, site } from "./site.js";
 import { t } from "./words.js";
@@ -68,7 +72,18 @@ const GAME_ERRORS = [
 
 // --- the form, with the last choices (tysiac_opts) ---
 
-// --- "Zasady stołu": a preset, or each option chosen ("Własne") ---
+// --- "Zasady stołu": a preset fills every option's control; each stays editable ---
+// The controls are the options: the game is created with what they show, never with a
+// preset's name. A preset is checked while the controls show exactly its options; an
+// edit checks "Własne" and a line names the preset it started from and what changed.
+
+let base = PRESETS[0].key; // the preset the controls were last filled from
+
+/** A preset's options as one line for its hint: "Krok licytacji: co 5 · Błoty: tak". */
+const presetLine = (preset) =>
+  presetItems(preset)
+    .map((o) => t("options.item", { option: o.name, value: o.value }))
+    .join(" · ");
 
 function drawHouseRules() {
   $("presets").replaceChildren(
@@ -84,7 +99,11 @@ function drawHouseRules() {
           "aria-describedby": `preset-${preset.key}-hint`,
         }),
         el("label", { for: `preset-${preset.key}` }, preset.name),
-        el("span", { class: "hint", id: `preset-${preset.key}-hint` }, preset.help),
+        el(
+          "span",
+          { class: "hint", id: `preset-${preset.key}-hint` },
+          preset.help ?? presetLine(preset),
+        ),
       ),
     ),
   );
@@ -110,39 +129,94 @@ function drawHouseRules() {
     ),
   );
   for (const radio of form.querySelectorAll('input[name="preset"]'))
-    radio.addEventListener("change", syncPreset);
+    radio.addEventListener("change", choosePreset);
+  $("custom-options").addEventListener("change", syncPreset);
 }
 
+const selects = () => $("custom-options").querySelectorAll("select");
+
+/** Every option's value as the controls show it. */
+function shownOptions() {
+  const shown = {};
+  for (const select of selects()) {
+    const option = OPTIONS.find((o) => o.key === select.dataset.option);
+    shown[option.key] = option.values.find(([v]) => String(v) === select.value)[0];
+  }
+  return shown;
+}
+
+/** Set the controls to `options` (the defaults where it is silent). */
+function showOptions(options) {
+  const all = withDefaults(options);
+  for (const select of selects()) {
+    const value = String(all[select.dataset.option]);
+    if ([...select.options].some((o) => o.value === value)) select.value = value;
+  }
+}
+
+/** A preset chosen: its options fill the controls; "Własne" keeps them and opens them. */
+function choosePreset() {
+  const preset = chosenPreset();
+  if (preset.options) {
+    base = preset.key;
+    showOptions(preset.options);
+  } else {
+    $("all-options").open = true;
+  }
+  syncPreset();
+}
+
+/** A named preset stays checked while the controls show its every value; an edit that
+ * leaves it checks "Własne" (which the player's own choice of it keeps, whatever the
+ * controls show). Each control that differs from the preset the controls were filled
+ * from is marked, and a line says what was changed. */
 function syncPreset() {
-  $("custom-options").hidden = chosenPreset().key !== "custom";
+  const shown = shownOptions();
+  const checked = chosenPreset();
+  const custom = PRESETS.find((p) => !p.options);
+  const same = (options) => OPTIONS.every((o) => withDefaults(options)[o.key] === shown[o.key]);
+  if (checked.options && !same(checked.options) && custom) $(`preset-${custom.key}`).checked = true;
+  const from = PRESETS.find((p) => p.key === base && p.options) ?? PRESETS[0];
+  const start = withDefaults(from.options);
+  const changed = OPTIONS.filter((o) => shown[o.key] !== start[o.key]);
+  for (const select of selects()) {
+    const key = select.dataset.option;
+    select.closest(".field").classList.toggle("edited", shown[key] !== start[key]);
+  }
+  $("options-edited").textContent =
+    chosenPreset().options || !changed.length
+      ? ""
+      : t("preset.edited", {
+          preset: from.name,
+          changed: changed.map((o) => `${o.name} (${valueId(o, shown[o.key])})`).join(", "),
+        });
 }
 
 const chosenPreset = () =>
   PRESETS.find((p) => p.key === form.querySelector('input[name="preset"]:checked')?.value) ??
   PRESETS[0];
 
-/** The options to send: the preset's, or the custom choices that differ from the defaults. */
+/** The options to send: what the controls show, where it differs from the defaults. */
 function chosenOptions() {
-  const preset = chosenPreset();
-  if (preset.options) return preset.options;
-  const options = {};
-  for (const select of $("custom-options").querySelectorAll("select")) {
-    const option = OPTIONS.find((o) => o.key === select.dataset.option);
-    const value = option.values.find(([v]) => String(v) === select.value)[0];
-    if (value !== DEFAULTS[option.key]) options[option.key] = value;
-  }
-  return options;
+  const shown = shownOptions();
+  return Object.fromEntries(
+    OPTIONS.filter((o) => shown[o.key] !== DEFAULTS[o.key]).map((o) => [o.key, shown[o.key]]),
+  );
 }
 
+/** The last choice: the options it made (an older page kept only "custom" choices) and
+ * the preset they started from. */
 function restoreHouseRules(opts) {
-  const preset = PRESETS.find((p) => p.key === opts.preset) ?? PRESETS[0];
-  $(`preset-${preset.key}`).checked = true;
-  const custom = opts.custom && typeof opts.custom === "object" ? opts.custom : {};
-  for (const select of $("custom-options").querySelectorAll("select")) {
-    const saved = custom[select.dataset.option];
-    if (saved !== undefined && [...select.options].some((o) => o.value === String(saved)))
-      select.value = String(saved);
-  }
+  const stored = (value) => (value && typeof value === "object" ? value : null);
+  const preset = PRESETS.find((p) => p.key === opts.preset);
+  const named = (key) => PRESETS.some((p) => p.key === key && p.options);
+  base = [opts.base, opts.preset].find(named) ?? PRESETS[0].key;
+  const options = stored(opts.options) ?? (preset?.options || stored(opts.custom) || {});
+  showOptions(options);
+  const custom = PRESETS.find((p) => !p.options);
+  const checked = preset ?? presetOf(withDefaults(options)) ?? custom ?? PRESETS[0];
+  $(`preset-${checked.key}`).checked = true;
+  if (!checked.options) $("all-options").open = true;
   syncPreset();
 }
 
@@ -271,7 +345,8 @@ async function create(withBots) {
   if (moveTimes) opts.move_seconds = Number(field("move_seconds").value);
   const body = { nick: name, ...opts, options };
   opts.preset = chosenPreset().key;
-  if (opts.preset === "custom") opts.custom = options;
+  opts.base = base;
+  opts.options = options;
   if (field("name").value.trim()) body.name = field("name").value;
   if (withBots) body.bots = Array(opts.players - 1).fill(field("bot_level").value);
   try {
