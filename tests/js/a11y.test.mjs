@@ -62,6 +62,100 @@ describe("a11y", () => {
     ]);
     assert.throws(() => A.eventText({ kind: "nonsense" }, nick), /unknown event kind/);
   });
+
+  // V15: results as the server's view has them (ResultView).
+  const nick = (seat) => ["Ala", "Bartek", "Celina"][seat];
+  const result = (fields) => ({
+    dealer: 2,
+    sitting_out: null,
+    end: "played",
+    declarer: 0,
+    contract: 120,
+    points: [0, 0, 0],
+    melds: [0, 0, 0],
+    made: false,
+    delta: [0, 0, 0],
+    scores: [0, 0, 0],
+    winner: null,
+    golden: true,
+    reset: false,
+    tie_break: null,
+    ...fields,
+  });
+  const resigned = (declarer, scores, reset = false) =>
+    result({
+      declarer,
+      end: "resign",
+      made: null,
+      delta: [0, 1, 2].map((s) => (s === declarer ? -240 : 120)),
+      scores,
+      reset,
+    });
+
+  it("tells a golden deal, a resign and the reset after the last golden hand", () => {
+    const results = [
+      resigned(0, [-240, 120, 120]),
+      resigned(1, [-120, -120, 240]),
+      resigned(2, [0, 0, 0], true),
+    ];
+    const view = { players: 3, results };
+    assert.equal(
+      A.eventText({ kind: "dealt", dealer: 0, golden: 2, declarer: 1 }, nick, view),
+      "Nowe rozdanie. Rozdaje Ala. Złoty As: rozdanie 2 z 3 — gra Bartek, 120 w ciemno.",
+    );
+    assert.equal(
+      A.eventText({ kind: "dealt", dealer: 0 }, nick, view),
+      "Nowe rozdanie. Rozdaje Ala.",
+    );
+    assert.deepEqual(A.logLines({ kind: "resign", seat: 0, result: 0 }, view, nick), [
+      "Ala rezygnuje ze Złotego Asa.",
+      "Rezygnacja: Ala nie gra Złotego Asa. Ala −240, razem −240; Bartek +120, razem 120; Celina +120, razem 120.",
+    ]);
+    const last = A.logLines({ kind: "resign", seat: 2, result: 2 }, view, nick);
+    assert.equal(last.at(-1), "Nikt nie ugrał Złotego Asa — gramy od zera.");
+    assert.equal(A.goldenEnd(view, 1), ""); // not the last golden hand
+  });
+
+  it("says after the last golden hand that a made one keeps the scores", () => {
+    const made = result({ declarer: 1, made: true, delta: [20, 240, 40], scores: [-220, 0, 280] });
+    const view = {
+      players: 3,
+      results: [resigned(0, [-240, 120, 120]), made, resigned(2, [-120, 240, 40])],
+    };
+    assert.equal(A.goldenEnd(view, 2), "Złoty As ugrany — wyniki zostają.");
+    assert.match(
+      A.resultText(made, nick),
+      /^Koniec rozdania ze Złotym Asem\. Bartek, kontrakt 120 w ciemno: ugrane/,
+    );
+  });
+
+  it("ends a game without a barrel (V16) with who reached the target and how a tie went", () => {
+    const game = { status: "finished" };
+    const view = (scores, tieBreak, winner) => ({
+      target: 1000,
+      barrel: null,
+      scores,
+      outcome: { reason: "points", winner, loser: null },
+      results: [result({ golden: false, scores, tie_break: tieBreak })],
+    });
+    assert.equal(
+      A.outcomeText(game, view([1010, 940, 700], null, 0), nick),
+      "Wygrywa Ala: 1010 pkt, gra do 1000.",
+    );
+    assert.equal(
+      A.outcomeText(game, view([1010, 1030, 700], "highest", 1), nick),
+      "Wygrywa Bartek: 1030 pkt, gra do 1000. Do 1000 doszli: Ala, Bartek. Wygrywa najwyższy wynik.",
+    );
+    assert.match(
+      A.outcomeText(game, view([1020, 1020, 700], "order", 1), nick),
+      /Przy równym wyniku wygrywa pierwszy w kolejności od gracza na musie\.$/,
+    );
+    const barrel = { ...view([1010, 940, 700], null, 0), barrel: 800 };
+    assert.equal(
+      A.outcomeText(game, barrel, nick),
+      "Wygrywa Ala: ugrany kontrakt dał 1000 punktów.",
+    );
+  });
 });
 
 describe("options", () => {

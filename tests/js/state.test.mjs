@@ -240,6 +240,22 @@ describe("tableMotion", () => {
     assert.equal(step.motion.turning, false);
   });
 
+  it("turns the golden declarer's cards face up once, on their page only (V15)", () => {
+    const golden = (you) =>
+      stateAfter([
+        message({
+          game: { you },
+          hand: { phase: "give", golden: true, declarer: 0, cards: ["AH", "KH", "QH"] },
+        }),
+        0,
+      ]);
+    let step = S.tableMotion(S.initialMarks(), golden(0), 0, false);
+    assert.equal(step.motion.revealing, true);
+    step = S.tableMotion(step.marks, golden(0), 250, false);
+    assert.equal(step.motion.revealing, false);
+    assert.equal(S.tableMotion(S.initialMarks(), golden(1), 0, false).motion.revealing, false);
+  });
+
   it("is null without a table, leaving the marks as they were", () => {
     const marks = S.initialMarks();
     const waiting = stateAfter([message({ game: { status: "waiting" }, view: { hand: null } }), 0]);

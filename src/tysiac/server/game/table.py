@@ -214,6 +214,8 @@ class PublicEvent(TypedDict, total=False):
     bot: str  # joined: a computer player's level
     first_dealer: int  # started
     dealer: int | None  # dealt
+    golden: int  # dealt, a golden hand (V15): its number, 1 to the number of players
+    declarer: int  # dealt, a golden hand (V15): the golden declarer (the mus player)
     value: int  # bid, declare
     index: int  # musik
     card: str  # play
@@ -242,7 +244,13 @@ def _public_event(before: Table, after: Table, kind: str, data: dict[str, Any]) 
             return {"kind": kind, "first_dealer": data["first_dealer"]}
         case EventKind.DEALT:
             hand = after.game.hand if after.game else None
-            return {"kind": kind, "dealer": hand.dealer if hand else None}
+            dealt: PublicEvent = {"kind": kind, "dealer": hand.dealer if hand else None}
+            if hand is not None and hand.golden and hand.declarer is not None:
+                # V15: the golden hands are counted once over, so this one is the next.
+                assert after.game is not None
+                dealt["golden"] = after.game.counters.golden + 1
+                dealt["declarer"] = hand.declarer
+            return dealt
         case EventKind.MOVE:
             public = _public_action(data)
             if public["kind"] == "timeout" and before.game is not None:

@@ -79,6 +79,7 @@ const SAID = {
   discard: "log.discard",
   surrender: "log.surrender",
   bomb: "log.bomb",
+  resign: "log.resign",
   redeal: "log.redeal",
   blind: "log.blind",
   look: "log.look",
@@ -86,13 +87,24 @@ const SAID = {
   arrived: "log.arrived",
 };
 
-/** One line of "Przebieg gry" for a server event, or null (chat has its own log). */
-export function eventText(event, nickOf) {
+/**
+ * One line of "Przebieg gry" for a server event, or null (chat has its own log).
+ * `view` (the game's view, for the number of players) may be null.
+ */
+export function eventText(event, nickOf, view = null) {
   const who = event.seat === undefined ? "" : (event.nick ?? nickOf(event.seat));
   if (SAID[event.kind]) return t(SAID[event.kind], { who });
   switch (event.kind) {
     case "dealt":
-      return t("log.dealt", { dealer: nickOf(event.dealer) });
+      // V15: a golden hand says whose it is and which of the N (one a player) it is.
+      return event.golden
+        ? t("log.dealt.golden", {
+            dealer: nickOf(event.dealer),
+            number: event.golden,
+            count: view?.players ?? event.golden,
+            who: nickOf(event.declarer),
+          })
+        : t("log.dealt", { dealer: nickOf(event.dealer) });
     case "bid":
       return t("log.bid", { who, value: event.value });
     case "musik":
@@ -126,7 +138,7 @@ export function eventText(event, nickOf) {
  */
 export function logLines(entry, view, nickOf) {
   const lines = [];
-  const text = eventText(entry, nickOf);
+  const text = eventText(entry, nickOf, view);
   if (text) lines.push(text);
   if (entry.meld) {
     const { seat, suit, value } = entry.meld;
@@ -140,8 +152,22 @@ export function logLines(entry, view, nickOf) {
     lines.push(t("log.took", { who: nickOf(entry.took) }));
   if (entry.result !== undefined && entry.result !== null && view?.results[entry.result]) {
     lines.push(resultText(view.results[entry.result], nickOf));
+    const golden = goldenEnd(view, entry.result);
+    if (golden) lines.push(golden);
   }
   return lines;
+}
+
+/**
+ * V15: after the last golden hand (the N-th, N the number of players), whether the
+ * scores went back to zero (no golden contract made) or stand; "" after any other hand.
+ */
+export function goldenEnd(view, index) {
+  const r = view.results[index];
+  if (!r?.golden) return "";
+  const nth = view.results.slice(0, index + 1).filter((x) => x.golden).length;
+  if (nth !== view.players) return "";
+  return t(r.reset ? "result.reset" : "result.kept");
 }
 
 const ENDS = { void: "log.result.void", redeal: "log.result.redeal" };
@@ -154,7 +180,15 @@ export function resultText(r, nickOf) {
     )
     .join("; ");
   if (r.end === "bomb") return t("log.result.bomb", { who: nickOf(r.declarer), changes });
+  if (r.end === "resign") return t("log.result.resign", { who: nickOf(r.declarer), changes });
   const total = r.points[r.declarer] + r.melds[r.declarer];
+  if (r.golden)
+    return t("log.result.golden", {
+      who: nickOf(r.declarer),
+      made: t(r.made ? "result.made" : "result.failed"),
+      points: pointsText(total),
+      changes,
+    });
   return t("log.result", {
     who: nickOf(r.declarer),
     contract: r.contract,
@@ -173,6 +207,7 @@ export function outcomeText(game, view, nickOf) {
   const loser = outcome.loser === null ? "" : nickOf(outcome.loser);
   switch (outcome.reason) {
     case "points":
+      if (view.barrel === null) return targetText(view, outcome.winner, nickOf); // V16
       return t("outcome.points", { winner, target: view.target });
     case "walkover":
       return t("outcome.walkover", { winner, loser });
@@ -183,6 +218,29 @@ export function outcomeText(game, view, nickOf) {
     default:
       return t("outcome.winner", { winner });
   }
+}
+
+const TIE_BREAKS = {
+  highest: "outcome.tie.highest",
+  declarer: "outcome.tie.declarer",
+  order: "outcome.tie.order",
+};
+
+/**
+ * V16 (no barrel): the winner reached the target, declarer or not; when several did,
+ * who they were and how the last hand's result chose among them (its `tie_break`).
+ */
+function targetText(view, winner, nickOf) {
+  const target = view.target;
+  const lines = [
+    t("outcome.target", { winner: nickOf(winner), score: num(view.scores[winner]), target }),
+  ];
+  const last = view.results.at(-1);
+  const passed = view.scores.flatMap((score, seat) => (score >= target ? [seat] : []));
+  if (passed.length > 1)
+    lines.push(t("outcome.target.passed", { target, nicks: passed.map(nickOf).join(", ") }));
+  if (last?.tie_break && TIE_BREAKS[last.tie_break]) lines.push(t(TIE_BREAKS[last.tie_break]));
+  return lines.join(" ");
 }
 
 // --- the live regions ------------------------------------------------------------

@@ -6,6 +6,7 @@ const INTENTS = {
   pass: () => ({ type: "move", action: { type: "pass" } }),
   bomb: () => ({ type: "move", action: { type: "bomb" } }),
   redeal: () => ({ type: "move", action: { type: "redeal" } }),
+  resign: () => ({ type: "move", action: { type: "resign" } }),
   blind: () => ({ type: "move", action: { type: "blind" } }),
   look: () => ({ type: "move", action: { type: "look" } }),
   bid: (node) => ({ type: "move", action: { type: "bid", value: Number(node.dataset.value) } }),

@@ -294,6 +294,7 @@ export const initialMarks = () => ({
   collecting: null, // {key, until}: a taken trick on its way to its winner
   drawnTrick: { key: "", length: 0 }, // the trick being played, as last drawn
   openedMusik: "", // the hand whose musik was last drawn face up
+  revealedGolden: null, // the golden hand (V15) whose cards this page turned up
 });
 
 export const COLLECT_MS = 320; // a taken trick slides toward its winner
@@ -307,7 +308,9 @@ export const COLLECT_MS = 320; // a taken trick slides toward its winner
  *    hand is over), not the one being played;
  *  - `fresh`: the index of the card that travels in from its player: only the card just
  *    played, once (-1: none);
- *  - `turning`: a musik face up turns over: once, when it is first shown open.
+ *  - `turning`: a musik face up turns over: once, when it is first shown open;
+ *  - `revealing`: the golden declarer's own cards (V15), dealt unseen, turn face up:
+ *    once, when that hand is first drawn on their page.
  */
 export function tableMotion(marks, state, now, calm) {
   if (!tableShown(state)) return { marks, motion: null };
@@ -346,9 +349,15 @@ export function tableMotion(marks, state, now, calm) {
     turning = openKey !== openedMusik;
     openedMusik = openKey;
   }
+  let { revealedGolden } = marks;
+  let revealing = false;
+  if (h.golden && h.declarer === state.snap.game.you && h.phase === "give" && h.cards) {
+    revealing = revealedGolden !== gameView.hand_number;
+    revealedGolden = gameView.hand_number;
+  }
   return {
-    marks: { ...marks, collecting, drawnTrick, openedMusik },
-    motion: { taken, sliding, lastOne, fresh, turning },
+    marks: { ...marks, collecting, drawnTrick, openedMusik, revealedGolden },
+    motion: { taken, sliding, lastOne, fresh, turning, revealing },
   };
 }
 
@@ -378,7 +387,9 @@ const YOUR_MOVE = {
   play: "turn.move.play",
 };
 const yourMove = (phase, moves) =>
-  t(YOUR_MOVE[phase], { cards: cardsToPick(moves.discard?.count ?? 0) });
+  moves.resign // V15: the golden declarer gives, or resigns
+    ? t("turn.move.give.golden")
+    : t(YOUR_MOVE[phase], { cards: cardsToPick(moves.discard?.count ?? 0) });
 
 export const clockText = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 export const secondsText = (s) => counted("count.seconds", s);

@@ -184,11 +184,15 @@ function moveParts(state) {
       ),
     );
   }
-  if (moves.bomb || moves.redeal) {
+  if (moves.bomb || moves.redeal || moves.resign) {
     parts.push(
       row(
         moves.bomb ? button("table.move.bomb", "bomb", { class: "button button-danger" }) : "",
         moves.redeal ? button("table.move.redeal", "redeal") : "",
+        // V15: the golden declarer may give the hand up instead of giving.
+        moves.resign
+          ? button("table.move.resign", "resign", { class: "button button-danger" })
+          : "",
       ),
     );
   }

@@ -3,14 +3,14 @@
 // cards lie face down, a face-down pile instead; and a note on the hand below them.
 import { $, el } from "../dom.js";
 import { cardName, cardsCount } from "../a11y.js";
-import { cardFace } from "../cards.js";
+import { cardBack, cardFace } from "../cards.js";
 import * as S from "../state.js";
 import { backs, region, setAttr, setText, show } from "./parts.js";
 import { t } from "../words.js";
 
-export function draw(state) {
+export function draw(state, ui) {
   if (!S.controlsShown(state)) return;
-  drawCards(state);
+  drawCards(state, Boolean(ui?.motion?.revealing));
   const { game, view } = state.snap;
   const h = view.hand;
   const faceDown = h.face_down ? h.counts[game.you] : 0;
@@ -29,6 +29,8 @@ function handNote(state, faceDown) {
   const h = view.hand;
   let note = "";
   if (faceDown) note = t("table.hand.note.face_down");
+  else if (S.legal(state).resign)
+    note = t("table.hand.note.golden"); // V15
   else if (h.sitting_out === game.you) note = t("table.hand.note.sitting_out");
   else if (h.received) note = t("table.hand.note.received", { card: cardName(h.received) });
   else if (h.given) {
@@ -46,7 +48,11 @@ function handNote(state, faceDown) {
   return note;
 }
 
-function drawCards(state) {
+/**
+ * The cards as buttons. `revealing` (V15: the golden declarer's cards, dealt unseen, are
+ * first drawn): each shows its back and turns face up (CSS; at once with reduced motion).
+ */
+function drawCards(state, revealing) {
   const box = $("hand");
   const cards = S.handCards(state);
   const mode = S.handMode(state);
@@ -77,6 +83,9 @@ function drawCards(state) {
       button.dataset.meld = String(card.meld);
       button.replaceChildren(cardFace(card.code, { meld: card.meld !== null }));
     }
+    if (revealing && !button.querySelector(".card-cover"))
+      button.append(el("span", { class: "card-cover", "aria-hidden": "true" }, cardBack()));
+    if (revealing) button.classList.add("reveal");
     setAttr(button, "aria-label", cardName(card.code, card.meld));
     setAttr(button, "aria-disabled", card.enabled ? null : "true");
     setAttr(button, "aria-pressed", card.pressed === null ? null : String(card.pressed));

@@ -1,13 +1,18 @@
 // The score sheet (every hand's result and the totals) and the table's rules, beside
 // the table or in its drawer; the end panel shows the same sheet (scoreTable).
 import { $, el } from "../dom.js";
-import { num, signed } from "../a11y.js";
+import { goldenEnd, num, signed } from "../a11y.js";
 import { changedOptions, optionsLine } from "../options.js";
 import * as S from "../state.js";
 import { botLabel, nickText, region, setText, show } from "./parts.js";
 import { t } from "../words.js";
 
-const END = { void: "table.scores.void", redeal: "table.scores.redeal", bomb: "table.scores.bomb" };
+const END = {
+  void: "table.scores.void",
+  redeal: "table.scores.redeal",
+  bomb: "table.scores.bomb",
+  resign: "table.scores.resign", // V15
+};
 
 export function draw(state) {
   const view = S.view(state);
@@ -67,10 +72,14 @@ export function scoreTable(state) {
       ),
     ),
   );
-  const rows = view.results.map((r, n) =>
-    el(
+  // V15: a golden hand is marked; after the last one, a row says whether the scores
+  // went back to zero or stand.
+  const golden = (r) =>
+    r.golden ? el("span", { class: "role role-golden" }, t("table.scores.golden")) : "";
+  const rows = view.results.flatMap((r, n) => {
+    const row = el(
       "tr",
-      {},
+      { class: r.golden ? "golden" : null },
       r.end === "played"
         ? el(
             "th",
@@ -83,6 +92,7 @@ export function scoreTable(state) {
               { class: `role ${r.made ? "made" : "failed"}` },
               t(r.made ? "result.made" : "result.failed"),
             ),
+            golden(r),
           )
         : el(
             "th",
@@ -90,6 +100,7 @@ export function scoreTable(state) {
             `${n + 1}. `,
             r.declarer === null ? "" : [nickText(nick(r.declarer)), " "],
             el("span", { class: "role" }, END[r.end] ? t(END[r.end]) : r.end),
+            golden(r),
           ),
       r.scores.map((score, seat) =>
         el(
@@ -104,8 +115,16 @@ export function scoreTable(state) {
           ),
         ),
       ),
-    ),
-  );
+    );
+    const end = goldenEnd(view, n);
+    if (!end) return [row];
+    const note = el(
+      "tr",
+      { class: r.reset ? "golden-end golden-reset" : "golden-end" },
+      el("td", { colspan: String(1 + game.players) }, end),
+    );
+    return [row, note];
+  });
   const total = el(
     "tr",
     {},
@@ -132,7 +151,9 @@ export function scoreTable(state) {
     el(
       "caption",
       { class: "sr-only" },
-      t("table.scores.caption", { target: view.target, barrel: view.barrel }),
+      view.barrel === null // V16: no barrel
+        ? t("table.scores.caption.no_barrel", { target: view.target })
+        : t("table.scores.caption", { target: view.target, barrel: view.barrel }),
     ),
     el("thead", {}, head),
     el("tbody", {}, rows.length ? rows : none),

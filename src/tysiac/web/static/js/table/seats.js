@@ -36,6 +36,7 @@ export function draw(state) {
     h.counts,
     h.tricks,
     h.blind,
+    h.golden,
     view.counters,
   ];
   region("seats", shownFacts, () => {
@@ -71,6 +72,8 @@ function seatChips(state, seat) {
         chips.push(chip(t("table.chip.mus", { value: h.mus_bid }), "chip-mus"));
     }
     if (seat === h.blind) chips.push(chip(t("table.chip.blind"), "chip-declarer"));
+    else if (h.golden && seat === h.declarer)
+      chips.push(chip(t("table.chip.golden", { value: h.contract }), "chip-declarer chip-golden"));
     else if (seat === h.declarer) {
       const role = h.contract
         ? t("table.chip.contract", { value: h.contract })

@@ -2,7 +2,7 @@
 // change of each score, the musik nobody took), shown at once when the hand is over
 // and opened again on request until the next hand ends.
 import { $, el } from "../dom.js";
-import { resultText, signed } from "../a11y.js";
+import { goldenEnd, resultText, signed } from "../a11y.js";
 import * as S from "../state.js";
 import { ORDINAL, cardImage, nickText, region, setAttr, setText, show } from "./parts.js";
 import { t } from "../words.js";
@@ -39,9 +39,15 @@ function summaryParts(state, result, over) {
     { id: "summary-title" },
     over ? t("table.summary.title") : t("table.summary.title.nth", { number: view.results.length }),
   );
+  // V15: after the last golden hand, whether the scores went back to zero or stand.
+  const goldenLine = goldenEnd(view, view.results.indexOf(result));
+  const golden = goldenLine
+    ? el("p", { class: `golden-end${result.reset ? " golden-reset" : ""}` }, goldenLine)
+    : "";
   if (result.end !== "played") {
-    // A void, redealt or bombed hand: what happened and who scored (V6, V7, V13).
-    return [heading, el("p", { class: "summary-head" }, resultText(result, nick))];
+    // A void, redealt, bombed or resigned hand: what happened and who scored (V6, V7,
+    // V13, V15).
+    return [heading, el("p", { class: "summary-head" }, resultText(result, nick)), golden];
   }
   const d = result.declarer;
   const total = (i) => result.points[i] + result.melds[i];
@@ -80,7 +86,7 @@ function summaryParts(state, result, over) {
     el(
       "p",
       { class: "summary-head" },
-      `${t("table.summary.head", { nick: nick(d), contract: result.contract })} `,
+      `${t(result.golden ? "table.summary.head.golden" : "table.summary.head", { nick: nick(d), contract: result.contract })} `,
       el(
         "strong",
         { class: result.made ? "made" : "failed" },
@@ -88,6 +94,7 @@ function summaryParts(state, result, over) {
       ),
       ` ${t("table.summary.tail", { points: total(d), delta: signed(result.delta[d]) })}`,
     ),
+    golden,
     el(
       "p",
       {},

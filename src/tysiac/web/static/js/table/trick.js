@@ -44,6 +44,7 @@ function centerParts(state, motion) {
   const h = view.hand;
   const nick = (seat) => S.nickOf(state, seat);
   const parts = [];
+  if (h.golden) parts.push(goldenBanner(state));
   parts.push(
     el(
       "p",
@@ -81,6 +82,21 @@ function centerParts(state, motion) {
   if (h.phase !== "play" && !motion.lastOne) return parts;
   parts.push(trick(state, motion));
   return parts;
+}
+
+/**
+ * V15: "Złoty As: rozdanie 2 z 3 — gra Ola, 120 w ciemno". The golden hands are counted
+ * when one ends (counters.golden), so while one is played it is the next of them.
+ */
+function goldenBanner(state) {
+  const { view } = state.snap;
+  const h = view.hand;
+  const number = view.counters.golden + (h.phase === "over" ? 0 : 1);
+  return el(
+    "p",
+    { class: "golden-banner" },
+    t("table.golden", { number, count: view.players, nick: S.nickOf(state, h.declarer) }),
+  );
 }
 
 function musiks(h, turning) {
