@@ -292,7 +292,4 @@ bindInput((intent) => {
 });
 
 setInterval(() => renderer.tick(state, Date.now()), 250);
-// The side column stands beside the table from 62em (table/drawer.js): a screen that
-// crosses that width (a tablet turned, a window resized) is drawn again at once.
-matchMedia("(min-width: 62em)").addEventListener("change", () => renderer.schedule(state));
 renderer.schedule(state);
