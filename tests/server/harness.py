@@ -219,7 +219,8 @@ class ProcessServer(Endpoint):
             )
 
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + 20
+        # Generous: a loaded 2-core machine has taken over 20 s to start a process.
+        deadline = time.monotonic() + 60
         while True:
             assert time.monotonic() < deadline, self.log.read_text()
             try:
