@@ -71,6 +71,12 @@ def test_the_strong_bot_resigns_a_hopeless_golden_hand_and_plays_a_strong_one(
     assert strong_move(golden_view(HOPELESS), seed) == {"type": "resign"}
     played = strong_move(golden_view(STRONG), seed)
     assert played["type"] == "give" and sorted(played["cards"]) == ["0", "2"]
+    # the same judgement without the shortcut for a likely contract (RESIGN_BELOW)
+    view = golden_view(STRONG)
+    gifts = {int(s): parse_card(c) for s, c in played["cards"].items()}
+    cards = view["hand"]["cards"] if view["hand"] is not None else None
+    kept = mask(" ".join(c for c in cards or [] if c not in played["cards"].values()))
+    assert not strong.resign_pays(view, random.Random(seed), 12, kept, gifts)
 
 
 def test_the_strong_bot_compares_playing_with_resigning_in_the_same_measure() -> None:

@@ -12,7 +12,9 @@ first lead. Face-up play could be optimistic for the declarer (it never guesses 
 ``OPTIMISM`` trims it by what self-play measures (docs/bots.md).
 A bid or a contract is taken when it is worth more than defending (``_worth``): the
 chance of making it, what it scores or loses, what a defender would score instead, the
-barrel and a game won.
+barrel and a game won; without a barrel (V16), also a game an opponent wins by
+defending, and a game the seat would win by defending. A golden hand (V15) is resigned
+when its deals say playing is worth less than resigning (``resign_pays``).
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ DEFENCE = {2: 45, 3: 30, 4: 30}
 WIN_BONUS = 100
 CARD_POINTS = 120  # all the card points of a hand (R3)
 BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this
+# V15: a golden hand whose best gifts make 120 in this share of the deals is played
+# without weighing the resign: made it scores +240 and failed at worst about -730
+# against the opponents (their doubled cards, every marriage, a bolt, a game lost), so
+# it expects more than the -360 of resigning.
+RESIGN_BELOW = 0.6
 GIVE_CANDIDATES = 5  # gifts and discards are chosen among this many weakest cards
 
 
@@ -474,7 +481,8 @@ def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) ->
 
 def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
     """R15 / R16: the gifts (or the discard) that give the contract its best chance; and
-    V7's bomb when no choice gives it much."""
+    V7's bomb when no choice gives it much, or V15's resign when playing is worth less
+    (``resign_pays``)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None and hand["bid"] is not None
@@ -503,7 +511,7 @@ def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES
             best = score
     assert best is not None
     chosen_gifts = _gifts(to, best[2]) if giving else {}
-    if legal.get("resign"):  # V15: the golden declarer, with its best gifts
+    if legal.get("resign") and best[0] < RESIGN_BELOW:  # V15: the golden declarer
         rest = cards & ~sum(1 << c for c in best[2])
         if resign_pays(view, rng, plan_samples, rest, chosen_gifts):
             return {"type": "resign"}
