@@ -95,13 +95,74 @@ def test_the_levels_are_named_for_good() -> None:
     assert names == {"easy": "łatwy", "medium": "średni", "strong": "mocny"}
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_bots_play_whole_games_with_random_table_options_legally(seed: int) -> None:
+MATRIX_SEEDS = range(40)
+
+
+def matrix_case(seed: int) -> tuple[random.Random, list[str], rules.Options]:
+    """The option matrix's game ``seed``: its generator (to play on with), a level per
+    seat (easy or medium; strong: test_strong) and the table options drawn."""
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4))
-    levels = [rng.choice(("easy", "medium")) for _ in range(players)]  # strong: test_strong
-    game = play_game(levels, rng, random_options(rng))
+    levels = [rng.choice(("easy", "medium")) for _ in range(players)]
+    return rng, levels, random_options(rng)
+
+
+@pytest.mark.parametrize("seed", MATRIX_SEEDS)
+def test_bots_play_whole_games_with_random_table_options_legally(seed: int) -> None:
+    rng, levels, options = matrix_case(seed)
+    game = play_game(levels, rng, options)
     assert game.outcome is not None
+    check_house_rules(game)
+
+
+def test_the_option_matrix_draws_golden_hands_and_games_without_a_barrel() -> None:
+    """V15 (with 3-4 players, where it applies) and V16 are among the random draws, each
+    also together with the other."""
+    drawn = [(len(levels), options) for _, levels, options in map(matrix_case, MATRIX_SEEDS)]
+    golden = [o for players, o in drawn if o.golden_ace and players > 2]
+    assert len(golden) >= 5
+    assert sum(o.barrel == "off" for _, o in drawn) >= 5
+    assert any(o.barrel == "off" for o in golden)
+
+
+def check_house_rules(game: rules.Game) -> None:
+    """What a finished game of bots shows of V15 and V16: the first N hands golden (N
+    players, 3-4) and no other; without a barrel (V16) the winner is at the target with
+    the highest score, and nobody ever sat on a barrel."""
+    assert game.outcome is not None
+    golden = [result.golden for result in game.results]
+    if game.options.golden_ace and game.players > 2:
+        first = min(game.players, len(golden))
+        assert golden[:first] == [True] * first and not any(golden[first:]), golden
+    else:
+        assert not any(golden)
+    if game.options.barrel == "off":
+        winner = game.outcome.winner
+        assert winner is not None and game.scores[winner] >= game.target
+        assert game.scores[winner] == max(game.scores)
+        assert game.counters.barrel is None
+
+
+@pytest.mark.parametrize(
+    ("table", "players", "seed"),
+    [
+        ({"golden_ace": True}, 3, 1),
+        ({"golden_ace": True}, 4, 2),
+        ({"barrel": "off"}, 3, 3),
+        ({"barrel": "off"}, 2, 4),
+        ({"golden_ace": True, "barrel": "off", "bolts": True, "dump_555": True}, 3, 5),
+        ({"golden_ace": True, "barrel": "off", "blind": True}, 4, 6),
+    ],
+)
+def test_bots_play_golden_and_barrel_free_games_to_their_end(
+    table: dict[str, object], players: int, seed: int
+) -> None:
+    """V15 and V16 whatever the matrix draws: medium in one seat (it may resign a golden
+    hand), easy or medium in the others; games to 1000 and to 500."""
+    rng = random.Random(seed)
+    levels = ["medium"] + [rng.choice(("easy", "medium")) for _ in range(players - 1)]
+    game = play_game(levels, rng, rules.options_from_json(table))
+    check_house_rules(game)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

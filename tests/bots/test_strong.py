@@ -13,7 +13,7 @@ from tysiac import bots, rules
 from tysiac.bots import sampling, strong
 from tysiac.bots.sampling import DEAD, Knowledge
 
-from .test_bots import moves_of_the_play, play_game, random_options
+from .test_bots import check_house_rules, moves_of_the_play, play_game, random_options
 
 
 def positions(seed: int, games: int) -> Iterator[tuple[rules.Game, int, Knowledge]]:
@@ -102,18 +102,50 @@ def quick_strong_search(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots.BOTS, "strong", quick_strong)  # type: ignore[index]
 
 
+STRONG_MATRIX_SEEDS = range(8)
+
+
+def strong_matrix_case(seed: int) -> tuple[random.Random, int, rules.Options]:
+    """The strong option matrix's game ``seed``: its generator, players, table options."""
+    rng = random.Random(100 + seed)
+    return rng, (2, 3, 4)[seed % 3], random_options(rng)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", STRONG_MATRIX_SEEDS)
 def test_strong_bots_play_whole_games_under_random_table_options(
     seed: int, quick_strong_search: None
 ) -> None:
     """The rule-option matrix with the strong level: whole short games of strong bots
     only, every move legal (``play_game`` checks each against the view's legal moves).
     Legality is all that is checked here, so with ``quick_strong_search``."""
-    rng = random.Random(100 + seed)
-    players = (2, 3, 4)[seed % 3]
-    game = play_game(["strong"] * players, rng, random_options(rng), rules.game.SHORT_TARGET)
-    assert game.outcome is not None
+    rng, players, options = strong_matrix_case(seed)
+    game = play_game(["strong"] * players, rng, options, rules.game.SHORT_TARGET)
+    check_house_rules(game)
+
+
+def test_the_strong_option_matrix_draws_golden_hands_and_games_without_a_barrel() -> None:
+    drawn = [strong_matrix_case(seed)[1:] for seed in STRONG_MATRIX_SEEDS]
+    assert any(options.golden_ace and players > 2 for players, options in drawn)
+    assert any(options.barrel == "off" for _, options in drawn)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("table", "players"),
+    [
+        ({"golden_ace": True, "barrel": "off"}, 3),
+        ({"golden_ace": True, "barrel": "off", "bolts": True}, 4),
+    ],
+)
+def test_strong_bots_play_golden_games_without_a_barrel_to_their_end(
+    table: dict[str, object], players: int, quick_strong_search: None
+) -> None:
+    """V15 and V16 together whatever the matrix draws: short games of strong bots only,
+    its golden hands (resign or play) and an end where anyone may reach the target."""
+    rng = random.Random(200 + players)
+    game = play_game(["strong"] * players, rng, rules.options_from_json(table), 500)
+    check_house_rules(game)
 
 
 def test_the_real_deal_weighs_more_than_the_layouts_drawn_beside_it() -> None:

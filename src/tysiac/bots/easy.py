@@ -3,7 +3,9 @@
 It plays the ``medium`` card about 60% of the time (``SENSIBLE``) and any legal card
 otherwise; every other choice is a random legal one, but for the bidding, where it
 passes whenever it may (but for opening half the time
-when nobody must, V6), and the contract, the lowest it may declare.
+when nobody must, V6), and the contract, the lowest it may declare. It never bombs (V7)
+and never resigns a golden hand (V15): it gives its cards at random and plays the
+120 out, as a beginner would.
 """
 
 from __future__ import annotations

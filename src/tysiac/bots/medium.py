@@ -3,9 +3,11 @@
 It bids while the smallest legal bid is within what its cards are worth (``strength``
 plus what a musik brings on average), takes a musik it cannot see at random, gives and
 discards its weakest cards (sparing marriages and aces), declares the lowest contract
-it may, bombs (V7) only a contract clearly out of reach, asks for a redeal (V13)
-whenever it may, and looks at its cards before bidding (V14: a blind needs cards it
-cannot see yet).
+it may, bombs (V7) only a contract clearly out of reach, resigns a golden hand (V15)
+only when what it keeps is very weak and the opponents may hold many marriages
+(``hopeless_golden``), asks for a redeal (V13) whenever it may, and looks at its cards
+before bidding (V14: a blind needs cards it cannot see yet). It never reads the barrel
+(``view["barrel"]`` is None without one, V16).
 
 In play it counts the cards: those played this hand (``view["hand"]["history"]``;
 without it nothing is known) and the suits a player has shown it lacks. It leads a
@@ -21,10 +23,10 @@ and queens of its marriages.
 from __future__ import annotations
 
 import random
-from collections.abc import Set
+from collections.abc import Iterable, Set
 from typing import Any
 
-from tysiac.rules.cards import RANKS
+from tysiac.rules.cards import MARRIAGE_VALUES, RANKS, SUITS
 from tysiac.rules.view import GameView, HandView
 
 from .common import (
@@ -44,6 +46,8 @@ from .common import (
 MUSIK_WORTH = 15  # points a musik adds to a hand, on average
 HOPELESS = 50  # a contract this far above the hand's worth is bombed (V7)
 TEN_POINTS = 10  # a trick worth this much is worth winning
+GOLDEN_WEAK = 40  # V15: a golden hand kept this weak (``strength``) may be resigned...
+GOLDEN_OPEN = 100  # ...when the opponents may hold marriages worth this much
 
 
 def choose(view: GameView, rng: random.Random) -> dict[str, Any]:
@@ -63,7 +67,10 @@ def choose(view: GameView, rng: random.Random) -> dict[str, Any]:
     if "bomb" in legal and contract is not None and strength(cards) + HOPELESS < contract:
         return {"type": "bomb"}
     if "give" in legal:
-        return give(view, cards)
+        gifts = give(view, cards)
+        if legal.get("resign") and hopeless_golden(view, cards, gifts["cards"].values()):
+            return {"type": "resign"}
+        return gifts
     if "discard" in legal:
         return discard(view, cards)
     if "declare" in legal:
@@ -86,6 +93,26 @@ def give(view: GameView, cards: list[str]) -> dict[str, Any]:
     keep = marriage_cards(cards) | {c for c in cards if rank(c) == ACE}
     gifts = weakest(choice["cards"], len(choice["to"]), keep)
     return {"type": "give", "cards": {str(s): c for s, c in zip(choice["to"], gifts, strict=True)}}
+
+
+def hopeless_golden(view: GameView, cards: list[str], gifts: Iterable[str]) -> bool:
+    """V15: resign the golden hand when what it keeps after ``gifts`` is worth less than
+    ``GOLDEN_WEAK`` (``strength``) and the opponents may hold marriages worth
+    ``GOLDEN_OPEN`` or more (suits of which it keeps neither king nor queen): then a
+    failed 120 likely costs more than resigning, as the opponents' card points count
+    double. Never in the last golden hand while none has been made: every score goes back
+    to 0 unless this one is made, so resigning saves nothing."""
+    counters = view["counters"]
+    if not counters["golden_made"] and counters["golden"] + 1 >= view["players"]:
+        return False
+    kept = [c for c in cards if c not in set(gifts)]
+    held = set(kept)
+    open_marriages = sum(
+        value
+        for s, value in enumerate(MARRIAGE_VALUES)
+        if not {"K" + SUITS[s], "Q" + SUITS[s]} & held
+    )
+    return strength(kept) < GOLDEN_WEAK and open_marriages >= GOLDEN_OPEN
 
 
 def discard(view: GameView, cards: list[str]) -> dict[str, Any]:

@@ -12,7 +12,9 @@ first lead. Face-up play could be optimistic for the declarer (it never guesses 
 ``OPTIMISM`` trims it by what self-play measures (docs/bots.md).
 A bid or a contract is taken when it is worth more than defending (``_worth``): the
 chance of making it, what it scores or loses, what a defender would score instead, the
-barrel and a game won.
+barrel and a game won; without a barrel (V16), also a game an opponent wins by
+defending, and a game the seat would win by defending. A golden hand (V15) is resigned
+when its deals say playing is worth less than resigning (``resign_pays``).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from tysiac.rules import variants
 from tysiac.rules.cards import DECK, Mask, cards_of, codes, parse_card
 from tysiac.rules.options import Options, options_from_json
 from tysiac.rules.view import GameView
@@ -46,8 +49,16 @@ OPTIMISM = 0
 # What a hand is worth to a defender, on average (its card and marriage points as
 # scored): what a seat gives up by declaring (bench/bots.py's hands).
 DEFENCE = {2: 45, 3: 30, 4: 30}
-WIN_BONUS = 100  # a contract that wins the game is worth this much more than its points
+# A contract that wins the game is worth this much more than its points; a game an
+# opponent wins (V16: by defending too) this much less.
+WIN_BONUS = 100
+CARD_POINTS = 120  # all the card points of a hand (R3)
 BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this
+# V15: a golden hand whose best gifts make 120 in this share of the deals is played
+# without weighing the resign: made it scores +240 and failed at worst about -730
+# against the opponents (their doubled cards, every marriage, a bolt, a game lost), so
+# it expects more than the -360 of resigning.
+RESIGN_BELOW = 0.6
 GIVE_CANDIDATES = 5  # gifts and discards are chosen among this many weakest cards
 
 
@@ -162,7 +173,7 @@ def play(view: GameView, rng: random.Random, samples: int = SAMPLES) -> str:
 # --- before the play ----------------------------------------------------------------
 
 
-def _deal_outcomes(
+def _deals(
     view: GameView,
     options: Options,
     mine: Mask,
@@ -172,14 +183,10 @@ def _deal_outcomes(
     gifts: dict[int, int] | None = None,
     dead: Mask = 0,
     musik: int = 0,
-) -> list[int]:
-    """What the seat as declarer would score in ``count`` deals of the unseen cards, each
-    played face up from its first lead (card points and marriages), less ``OPTIMISM``.
-
-    ``mine``: its cards for the play, or, with ``musik`` (the musik's size), its cards
-    before the musik: then each deal adds a musik to them and gives away or lays down the
-    weakest. ``gifts``: the card it gave each opponent (R15); ``dead``: what it laid down
-    (R16)."""
+) -> Iterator[tuple[solver.Position, dict[int, Mask]]]:
+    """``count`` deals of the unseen cards, each as the position of its first lead with
+    the seat as declarer, and every active seat's cards in it. The arguments are
+    ``_deal_outcomes``'s."""
     hand = view["hand"]
     me = view["seat"]
     assert hand is not None and me is not None
@@ -189,7 +196,6 @@ def _deal_outcomes(
     unseen = DECK & ~mine & ~dead & ~sum(1 << c for c in gifts.values())
     pool = list(cards_of(unseen))
     size = 10 if view["players"] == 2 else 7  # cards dealt to each player
-    results = []
     for _ in range(count):
         rng.shuffle(pool)
         cards, rest, given = mine, pool, gifts
@@ -216,8 +222,29 @@ def _deal_outcomes(
             melds={},
             tricks={},
         )
-        results.append(solver.solve(position) - OPTIMISM)
-    return results
+        yield position, held
+
+
+def _deal_outcomes(
+    view: GameView,
+    options: Options,
+    mine: Mask,
+    rng: random.Random,
+    count: int,
+    *,
+    gifts: dict[int, int] | None = None,
+    dead: Mask = 0,
+    musik: int = 0,
+) -> list[int]:
+    """What the seat as declarer would score in ``count`` deals of the unseen cards, each
+    played face up from its first lead (card points and marriages), less ``OPTIMISM``.
+
+    ``mine``: its cards for the play, or, with ``musik`` (the musik's size), its cards
+    before the musik: then each deal adds a musik to them and gives away or lays down the
+    weakest. ``gifts``: the card it gave each opponent (R15); ``dead``: what it laid down
+    (R16)."""
+    deals = _deals(view, options, mine, rng, count, gifts=gifts, dead=dead, musik=musik)
+    return [solver.solve(position) - OPTIMISM for position, _ in deals]
 
 
 def _gifts(to: Sequence[int], cards: Sequence[int]) -> dict[int, int]:
@@ -244,16 +271,193 @@ def _worth(view: GameView, outcomes: Sequence[int], contract: int) -> float:
     """What declaring ``contract`` is worth to the seat over defending, in points: a made
     contract scores it and a missed one loses it (R23), against what a defender scores
     (nothing on the barrel, R25, and no more than the room left below it). A contract
-    that would win the game (R26) counts ``WIN_BONUS`` more."""
+    that would win the game (R26) counts ``WIN_BONUS`` more. Without a barrel (V16),
+    ``_worth_to_target``."""
     me = view["seat"]
     assert me is not None
+    if view["barrel"] is None:
+        return _worth_to_target(view, outcomes, contract)
     score = view["scores"][me]
     made = _chance(outcomes, contract)
     gain = contract + (WIN_BONUS if score + contract >= view["target"] else 0)
     defence = 0 if view["on_barrel"][me] else DEFENCE[view["players"]]
-    if view["barrel"] is not None:  # V16: no barrel caps a defender
-        defence = min(defence, view["barrel"] - score)
+    defence = min(defence, view["barrel"] - score)
     return made * gain - (1 - made) * contract - max(0, defence)
+
+
+def _worth_to_target(view: GameView, outcomes: Sequence[int], contract: int) -> float:
+    """``_worth`` without a barrel (V16), where a defender's points are never capped and
+    any player whose score reaches the target wins, an opponent too.
+
+    Each deal is judged with the game it may end: the contract made or missed (R23), plus
+    ``WIN_BONUS`` if the seat is then the winner and less ``WIN_BONUS`` if an opponent is
+    (``variants.target_winner``: the highest score, then the declarer). The defenders
+    share evenly the card points the seat leaves them, 120 less its points, rounded (V5):
+    a floor, since its points include its marriages and theirs are not counted. So
+    declaring while an opponent near the target defends is dangerous: from 960, a share of
+    40 wins them the game unless the seat wins it first with a higher score. Defending is
+    worth a defender's usual points (``DEFENCE``) and, when those carry the seat to the
+    target, ``WIN_BONUS`` more: near the target, defending may be the surer way to win.
+    (Who would win the hand the seat leaves to another declarer is not known here.)"""
+    hand = view["hand"]
+    me = view["seat"]
+    assert hand is not None and me is not None
+    options = options_from_json(view["options"])
+    scores, target = view["scores"], view["target"]
+    active = hand["active"]
+    defenders = [s for s in active if s != me]
+    order = (*active, *(s for s in range(view["players"]) if s not in active))
+    total = 0.0
+    for points in outcomes:
+        own = contract if points >= contract else -contract
+        share = variants.round_points(options, max(0, CARD_POINTS - points) // len(defenders))
+        after = list(scores)
+        after[me] += own
+        for seat in defenders:
+            after[seat] += share
+        winner, _ = variants.target_winner(tuple(after), target, me, order)
+        total += own + _game_value(me, winner)
+    defence = DEFENCE[view["players"]]
+    if scores[me] + defence >= target:
+        defence += WIN_BONUS
+    return (total / len(outcomes) if outcomes else -contract) - defence
+
+
+def _game_value(me: int, winner: int | None) -> int:
+    """A game that ends with the hand: ``WIN_BONUS`` for the seat winning it, as much
+    less for an opponent winning it, 0 when it goes on."""
+    if winner is None:
+        return 0
+    return WIN_BONUS if winner == me else -WIN_BONUS
+
+
+# --- V15: the golden hand's resign -----------------------------------------------------
+
+
+def _opponent_gain(view: GameView, options: Options, seat: int, gain: int) -> int:
+    """What an opponent's ``gain`` adds to its score: all of it without a barrel (V16),
+    nothing on the barrel (R25, V10), no more than the room below it (R25)."""
+    if view["barrel"] is None:
+        return gain
+    if view["on_barrel"][seat]:
+        return 0
+    if variants.barrel_of_880(options):
+        return gain
+    return max(0, min(gain, view["barrel"] - view["scores"][seat]))
+
+
+def _standing(view: GameView, delta: Mapping[int, int], winner: int | None) -> float:
+    """What a hand's score changes (``delta``, per active seat) are worth to the seat:
+    its own change less the mean change of its active opponents, and ``_game_value``."""
+    me = view["seat"]
+    assert me is not None
+    others = [delta[s] for s in delta if s != me]
+    return delta[me] - sum(others) / len(others) + _game_value(me, winner)
+
+
+def _hand_winner(view: GameView, after: Sequence[int], made: bool) -> int | None:
+    """Who wins the game with the scores ``after`` a hand the seat declared: R26 (the
+    declarer, by a made contract), or V16 (anyone at the target)."""
+    hand = view["hand"]
+    me = view["seat"]
+    assert hand is not None and me is not None
+    if view["barrel"] is not None:
+        return me if made and after[me] >= view["target"] else None
+    active = hand["active"]
+    order = (*active, *(s for s in range(view["players"]) if s not in active))
+    return variants.target_winner(tuple(after), view["target"], me, order)[0]
+
+
+def _resigning(view: GameView, options: Options) -> float:
+    """V15: what resigning is worth (``_standing``): -240 for the seat, +120 for each
+    active opponent as its score takes it (``_opponent_gain``)."""
+    hand = view["hand"]
+    me = view["seat"]
+    assert hand is not None and me is not None
+    delta = {me: -variants.GOLDEN_RESIGN}
+    for seat in hand["active"]:
+        if seat != me:
+            delta[seat] = _opponent_gain(view, options, seat, variants.GOLDEN_RESIGN_GAIN)
+    after = list(view["scores"])
+    for seat, change in delta.items():
+        after[seat] += change
+    return _standing(view, delta, _hand_winner(view, after, made=False))
+
+
+def _playing(view: GameView, options: Options, gain: int, held: Mapping[int, Mask]) -> float:
+    """V15: what playing the golden hand is worth (``_standing``) in one deal, ``held``
+    the active seats' cards in it after the gifts, ``gain`` the seat's points with best
+    play (cards and marriages). Made (120 or more): +240, else -240 (V14's scoring). Each
+    opponent: its card points doubled, plus the marriages it holds (melded: the hand
+    is theirs to lead when the seat is weak), rounded (V5) and taken as its score takes
+    them (``_opponent_gain``); the card points are the 120 the seat's card points leave
+    (``_melded`` parts its points), shared evenly. No points at all counts as no trick: with
+    bolts (V8) a golden bolt counts two, and a third bolt costs 120."""
+    hand = view["hand"]
+    me = view["seat"]
+    assert hand is not None and me is not None
+    contract = hand["contract"] or variants.BLIND_BID
+    made = gain >= contract
+    cards = min(CARD_POINTS, gain - _melded(options, held[me], gain))
+    opponents = [s for s in hand["active"] if s != me]
+    share = (CARD_POINTS - cards) / len(opponents)
+    value = variants.blind_scores(contract)
+    delta = {me: value if made else -value}
+    if gain <= 0 and options.bolts and view["counters"]["bolts"][me] + 2 >= 3:
+        delta[me] -= variants.BARREL_PENALTY
+    for seat in opponents:
+        melds = sum(variants.meld_value(k) for k in variants.meld_kinds(options, held[seat]))
+        raw = variants.round_points(options, round(2 * share) + melds)
+        delta[seat] = _opponent_gain(view, options, seat, raw)
+    after = list(view["scores"])
+    for seat, change in delta.items():
+        after[seat] += change
+    return _standing(view, delta, _hand_winner(view, after, made))
+
+
+def _melded(options: Options, cards: Mask, gain: int) -> int:
+    """The marriage points within ``gain``, the declarer's points from ``cards`` with
+    best play: the most its marriages can add up to without passing ``gain`` (a weak
+    hand's points are mostly its marriages; the rest are card points)."""
+    values = [variants.meld_value(k) for k in variants.meld_kinds(options, cards)]
+    sums = (sum(c) for n in range(len(values) + 1) for c in itertools.combinations(values, n))
+    return max(total for total in sums if total <= max(0, gain))
+
+
+def resign_pays(
+    view: GameView,
+    rng: random.Random,
+    plan_samples: int,
+    mine: Mask,
+    gifts: dict[int, int],
+) -> bool:
+    """V15: whether the golden declarer resigns rather than gives ``gifts`` and plays
+    with ``mine``.
+
+    It resigns when its expected result from playing is worse than -240 for itself and
+    the opponents' gain from its resigning, both measured the same way (``_standing``):
+    its own score change less the mean change of its active opponents, with
+    ``WIN_BONUS`` for a game won or lost by it. Resigning (``_resigning``) is worth -240
+    less the mean of +120 each (less if a barrel caps them): -360 as a rule. Playing is
+    the mean of ``_playing`` over ``plan_samples`` deals of the unseen cards, each played
+    face up from the first lead: a failed contract costs 240 and the opponents their
+    doubled card points and marriages, so resigning pays only when they would take more
+    than the 120 each it gives them, with the seat's hand hopeless and their marriages
+    many.
+
+    Never in the last golden hand while none has been made: unless this contract is made
+    every score goes back to 0, so resigning saves nothing."""
+    hand = view["hand"]
+    assert hand is not None
+    counters = view["counters"]
+    if not counters["golden_made"] and counters["golden"] + 1 >= view["players"]:
+        return False
+    options = options_from_json(view["options"])
+    deals = _deals(view, options, mine, rng, max(1, plan_samples), gifts=gifts)
+    playing = [
+        _playing(view, options, solver.solve(position) - OPTIMISM, held) for position, held in deals
+    ]
+    return sum(playing) / len(playing) < _resigning(view, options)
 
 
 def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
@@ -277,7 +481,8 @@ def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) ->
 
 def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
     """R15 / R16: the gifts (or the discard) that give the contract its best chance; and
-    V7's bomb when no choice gives it much."""
+    V7's bomb when no choice gives it much, or V15's resign when playing is worth less
+    (``resign_pays``)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None and hand["bid"] is not None
@@ -305,11 +510,18 @@ def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES
         if best is None or score[:2] > best[:2]:
             best = score
     assert best is not None
+    chosen_gifts = _gifts(to, best[2]) if giving else {}
+    if legal.get("resign") and best[0] < RESIGN_BELOW:  # V15: the golden declarer
+        rest = cards & ~sum(1 << c for c in best[2])
+        if resign_pays(view, rng, plan_samples, rest, chosen_gifts):
+            return {"type": "resign"}
     if legal.get("bomb") and best[0] < BOMB_BELOW:
         return {"type": "bomb"}
     if giving:
-        gifts = _gifts(to, best[2])
-        return {"type": "give", "cards": {str(s): codes(1 << c)[0] for s, c in gifts.items()}}
+        return {
+            "type": "give",
+            "cards": {str(s): codes(1 << c)[0] for s, c in chosen_gifts.items()},
+        }
     return {"type": "discard", "cards": [codes(1 << c)[0] for c in best[2]]}
 
 
