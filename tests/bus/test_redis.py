@@ -8,8 +8,8 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -28,6 +28,19 @@ async def next_message(queue: asyncio.Queue[Message], timeout: float = 5) -> Mes
     return await asyncio.wait_for(queue.get(), timeout)
 
 
+@asynccontextmanager
+async def two_processes(url: str) -> AsyncIterator[tuple[RedisBus, RedisBus]]:
+    """Two started buses on one Redis, as two server processes; stopped on the way out."""
+    one, two = RedisBus(url), RedisBus(url)
+    await one.start()
+    await two.start()
+    try:
+        yield one, two
+    finally:
+        await one.stop()
+        await two.stop()
+
+
 async def until_online(bus: RedisBus, seats: set[int], timeout: float = 10) -> None:
     deadline = time.monotonic() + timeout
     while bus.online(CODE) != seats:
@@ -39,10 +52,7 @@ def test_every_process_gets_every_message_of_a_game_in_order() -> None:
     url = redis_url_or_skip()
 
     async def scenario() -> None:
-        one, two = RedisBus(url), RedisBus(url)
-        await one.start()
-        await two.start()
-        try:
+        async with two_processes(url) as (one, two):
             here, there, other = one.subscribe(CODE), two.subscribe(CODE), two.subscribe("AAAAAA")
             for version in range(1, 4):
                 await one.publish(CODE, Update(version, ({"kind": "pass", "seat": 0},)))
@@ -51,9 +61,6 @@ def test_every_process_gets_every_message_of_a_game_in_order() -> None:
                     Update(version, ({"kind": "pass", "seat": 0},)) for version in (1, 2, 3)
                 ]
             assert other.empty()
-        finally:
-            await one.stop()
-            await two.stop()
 
     asyncio.run(scenario())
 
@@ -64,19 +71,13 @@ def test_an_unreadable_message_is_skipped_and_the_next_one_still_heard(
     url = redis_url_or_skip()
 
     async def scenario() -> None:
-        one, two = RedisBus(url), RedisBus(url)
-        await one.start()
-        await two.start()
-        try:
+        async with two_processes(url) as (one, two):
             there = two.subscribe(CODE)
             for garbage in ("not json", '{"v": "one", "events": []}', '{"token": "secret"}'):
                 await one.redis.publish(one._key("game", CODE), garbage)
             await one.publish(CODE, Update(1, ({"kind": "pass", "seat": 0},)))
             assert await next_message(there) == Update(1, ({"kind": "pass", "seat": 0},))
             assert there.empty()
-        finally:
-            await one.stop()
-            await two.stop()
 
     with caplog.at_level("WARNING", logger="tysiac.bus.redis"):
         asyncio.run(scenario())
@@ -139,10 +140,7 @@ def test_presence_is_shared_and_a_crashed_process_drops_out(
     monkeypatch.setattr(redis_bus, "ALIVE_SECONDS", 1)
 
     async def scenario() -> None:
-        one, two = RedisBus(url), RedisBus(url)
-        await one.start()
-        await two.start()
-        try:
+        async with two_processes(url) as (one, two):
             watching = two.subscribe(CODE)
             await two.connected(CODE, None, +1)  # a spectator on process two
             await one.connected(CODE, 0, +1)
@@ -163,9 +161,6 @@ def test_presence_is_shared_and_a_crashed_process_drops_out(
             await two.connected(CODE, 1, -1)
             await two.connected(CODE, None, -1)
             assert two.online(CODE) == set()
-        finally:
-            await one.stop()
-            await two.stop()
 
     asyncio.run(scenario())
 
