@@ -195,7 +195,7 @@ def blind_offered(
     score above 0 and nobody else on the barrel."""
     if not options.blind or players == 2 or scores[mus] <= 0:
         return False
-    if options.barrel == "off":  # V16: nobody sits on a barrel
+    if not has_barrel(options):  # V16: nobody sits on a barrel
         return True
     if options.barrel == "880":
         return sitter is None or sitter == mus
@@ -229,7 +229,7 @@ def on_barrel(
     options: Options, seat: int, scores: tuple[int, ...], target: int, sitter: int | None
 ) -> bool:
     """R25: a score of 800 or more; V10: the one seat sitting on the barrel; V16: nobody."""
-    if options.barrel == "off":
+    if not has_barrel(options):
         return False
     if options.barrel == "880":
         return seat == sitter
