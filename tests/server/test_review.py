@@ -168,7 +168,7 @@ def test_the_analysis_is_stored_once_served_after_a_restart_and_deleted_with_the
         while not stored_rows(database):
             assert time.monotonic() < deadline, "the analysis was not stored"
             time.sleep(0.05)
-    [(game_id, version, hands)] = stored_rows(database)
+    [(_, version, hands)] = stored_rows(database)
     assert version == 1 and json.loads(hands) == ready["hands"]
     with live_server(tmp_path, bot_pause_seconds=0, clock=clock) as server:
         # Another process on the same file: read back, not computed again.
