@@ -1,6 +1,6 @@
 """Abuse: an honest player's latency while one client attacks the server.
 
-    python bench/abuse.py [--seconds 10] [--attack all|body|connections|chat|lobby]
+    python bench/abuse.py [--seconds 10] [--attack all|body|connections|chat|lobby|review]
 
 Starts ``python -m tysiac.server`` (fresh SQLite, the service's own game limits). For a
 baseline and each attack, three honest 3-player games from 127.0.0.1 make a move every 0.2 s
@@ -11,6 +11,8 @@ own, runs for SECONDS from other loopback addresses:
 - connections: 1,500 half-sent HTTP requests, then WebSockets that never say hello
 - chat: a private 2-seat game, 30 sockets per seat, each sending 10 chat lines a second
 - lobby: 8 clients on 4 addresses create and fill games; then 127.0.0.1 creates one
+- review: 20 analyses of deals running all the time (the review's queue, full: 10
+  addresses, 2 each, each replaced by another once done; ``review_load.keep_analysing``)
 
 Every wait is bounded, and it exits 0 whatever the server does: it is a measurement.
 """
@@ -41,6 +43,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from local_server import running_server
+from review_load import bench_record, keep_analysing
 from server import choose
 from tysiac.server.config import Settings
 
@@ -388,12 +391,19 @@ async def attack_lobby(base: str, stop: float) -> str:
     return tally(results)
 
 
+async def attack_review(base: str, stop: float) -> str:
+    """The review's workers kept busy: 20 analyses of a whole recorded game at all times."""
+    # Polled every 2.5 s: 2 an address stay within its 60 requests a minute.
+    return await keep_analysing(base, stop, bench_record(3, 3), poll=2.5)
+
+
 ATTACKS: dict[str, Callable[[str, float], Awaitable[str]]] = {
     "baseline": attack_none,
     "body": attack_body,
     "connections": attack_connections,
     "chat": attack_chat,
     "lobby": attack_lobby,
+    "review": attack_review,
 }
 
 
