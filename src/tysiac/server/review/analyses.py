@@ -70,13 +70,10 @@ class Analysis:
     analysed: list[bool] = field(default_factory=list)
     submitted: int = 0  # hands handed to a worker so far, in order
     done: int = 0  # hands analysed
-    finished: asyncio.Event = field(default_factory=asyncio.Event)
 
     def __post_init__(self) -> None:
         self.verdicts = [None] * len(self.inputs)
         self.analysed = [False] * len(self.inputs)
-        if not self.inputs:
-            self.finished.set()
 
     @classmethod
     def ready(cls, name: str, players: int, verdicts: list[Any]) -> Analysis:
@@ -85,7 +82,6 @@ class Analysis:
         analysis.verdicts = list(verdicts)
         analysis.analysed = [True] * len(verdicts)
         analysis.done = analysis.submitted = len(verdicts)
-        analysis.finished.set()
         return analysis
 
     @property
@@ -265,7 +261,7 @@ class Scheduler:
         if analysis.complete:
             self._analyses.pop(analysis.name, None)
             analysis.address = None
-            analysis.finished.set()
+            analysis.inputs = []  # done with: only the verdicts are kept
             self.on_complete(analysis)
 
 
