@@ -63,14 +63,13 @@ def analyse_hand(hand_input: Mapping[str, Any]) -> dict[str, Any] | None:
                 raise rules.IllegalAction("error.not_your_turn")
             action = made
         hand = game.hand
-        assert hand is not None
-        if hand.phase is Phase.PLAY and isinstance(action, rules.Play):
+        game = rules.apply(game, action)  # the rules refuse what they refuse first
+        if hand is not None and hand.phase is Phase.PLAY and isinstance(action, rules.Play):
             verdict = card_verdict(hand, action, index + 1)
             if opening is None:
                 declarer, contract = hand.declarer, hand.contract
                 opening = open_verdict(hand, verdict)
             cards.append(verdict)
-        game = rules.apply(game, action)
     if opening is None:
         return None
     return {
@@ -102,8 +101,6 @@ def totals(hand: Hand) -> dict[Card, int]:
 def card_verdict(hand: Hand, play: rules.Play, step: int) -> Verdict:
     """The verdict on ``play`` in ``hand`` (its play phase, ``play`` legal there)."""
     worth = totals(hand)
-    if play.card not in worth:
-        raise rules.IllegalAction("error.not_in_hand")  # the rules would refuse it
     contract = hand.contract
     assert contract is not None
     declarer = play.seat == hand.declarer
