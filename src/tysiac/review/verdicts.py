@@ -45,10 +45,11 @@ Verdict = dict[str, Any]
 
 
 def analyse_hand(hand_input: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The verdicts of every card played in ``hand_input``; None when the hand never
-    reached the play phase. ``ReplayInputError`` for an invalid deal, ``IllegalAction``
-    for a move the rules refuse. A ``timeout`` stands for the move the server made
-    (``rules.auto_action``); a ``surrender`` ends the hand where it is."""
+    """The verdicts of every card played in ``hand_input``; None when no card was played
+    (the hand ended before its play, or stopped at its start). ``ReplayInputError`` for
+    an invalid deal, ``IllegalAction`` for a move the rules refuse. A ``timeout`` stands
+    for the move the server made (``rules.auto_action``); a ``surrender`` ends the hand
+    where it is."""
     game = start(dict(hand_input))
     cards: list[Verdict] = []
     opening: dict[str, Any] | None = None
