@@ -61,6 +61,16 @@ def test_recorded_games_read_back_to_the_same_results(seed: int) -> None:
     assert replayed.game.outcome == recorder.game.outcome
 
 
+def test_short_recorded_games_end_and_read_back() -> None:
+    """Games starting near the target: a few hands each, played to their end."""
+    reasons: set[str | None] = set()
+    for seed in range(150):
+        record = recorded_game(seed, near_target=True, max_hands=15).record()
+        check_round_trip(record)
+        reasons.add(record["outcome"] and record["outcome"]["reason"])
+    assert reasons >= {"points", "surrender", "walkover"}
+
+
 @pytest.mark.slow
 def test_a_thousand_recorded_games_read_back() -> None:
     reasons: set[str | None] = set()
