@@ -28,7 +28,7 @@ VERSION = 1
 # The bounds of a record this reader accepts (the server also bounds an upload's body,
 # MAX_BYTES): a real game is far inside them.
 MAX_HANDS = 2000
-MAX_ACTIONS = 200  # per hand: the longest auction with every step bid is about 70
+MAX_ACTIONS = 200  # per hand: the longest (every step bid, then the play) has < 90
 MAX_NICK = 40
 MAX_CODE = 32
 MAX_DATE = 40
