@@ -344,3 +344,42 @@ def test_unknown_fields_are_left_out_of_the_canonical_record(base: dict[str, Any
     record["comment"] = "a later writer's note"
     record["hands"][0]["seconds"] = [3, 4]
     assert read_record(record).record == base
+
+
+def test_a_surrender_between_hands_ends_the_hand_before() -> None:
+    """R30: a seat may surrender while the next deal waits; the record keeps it as the
+    last action of the hand just over, and that hand keeps its result."""
+    rng = random.Random(11)
+    recorder = Recorder(3, 1000, rules.Options(), ["A", "B", "C"], 2)
+    recorder.deal(rules.shuffle(rng))
+    while not recorder.game.awaiting_deal:
+        made = rules.auto_action(recorder.game)
+        assert made is not None
+        recorder.move(rules.action_to_json(made))
+    recorder.move({"seat": 1, "type": "surrender"})
+    record = recorder.record()
+    assert record["hands"][0]["actions"][-1] == {"seat": 1, "type": "surrender"}
+    assert record["hands"][0]["result"] is not None
+    assert record["outcome"]["reason"] == "surrender" and record["outcome"]["loser"] == 1
+    replayed = check_round_trip(record)
+    assert hand_input(replayed, 1)["actions"] == record["hands"][0]["actions"][:-1]
+    # anything but a surrender after the end is refused
+    tampered = copy.deepcopy(record)
+    tampered["hands"][0]["actions"][-1] = {"seat": 1, "type": "timeout"}
+    error = refused(tampered)
+    assert (error.hand, error.move) == (1, len(record["hands"][0]["actions"]))
+
+
+def test_the_recorder_refuses_what_the_rules_refuse() -> None:
+    recorder = Recorder(2, 500, rules.Options(), ["A", "B"], 0)
+    with pytest.raises(rules.IllegalAction):
+        recorder.move({"seat": 0, "type": "pass"})  # nothing dealt yet
+    recorder.deal(rules.shuffle(random.Random(1)))
+    with pytest.raises(rules.IllegalAction):
+        recorder.deal(rules.shuffle(random.Random(2)))  # the hand is not over
+    with pytest.raises(rules.IllegalAction):
+        recorder.move({"seat": 1, "type": "fly"})
+    with pytest.raises(ValueError, match="One nick per seat"):
+        Recorder(2, 500, rules.Options(), ["A"], 0)
+    assert len(recorder.record()["hands"]) == 1
+    assert recorder.record()["hands"][0]["actions"] == []
