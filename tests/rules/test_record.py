@@ -72,11 +72,13 @@ def test_short_recorded_games_end_and_read_back() -> None:
 
 
 @pytest.mark.slow
-def test_a_thousand_recorded_games_read_back() -> None:
+def test_twelve_hundred_recorded_games_read_back() -> None:
+    """A thousand short games (most played to their end) and two hundred long ones."""
     reasons: set[str | None] = set()
     ends: set[str] = set()
-    for seed in range(1000, 2000):
-        record = recorded_game(seed, max_hands=60).record()
+    for seed in range(1000, 2200):
+        near = seed < 2000
+        record = recorded_game(seed, max_hands=30 if near else 60, near_target=near).record()
         check_round_trip(record)
         reasons.add(record["outcome"] and record["outcome"]["reason"])
         ends |= {h["result"]["end"] for h in record["hands"] if h["result"]}
@@ -383,3 +385,13 @@ def test_the_recorder_refuses_what_the_rules_refuse() -> None:
         Recorder(2, 500, rules.Options(), ["A"], 0)
     assert len(recorder.record()["hands"]) == 1
     assert recorder.record()["hands"][0]["actions"] == []
+
+
+def test_a_record_given_out_is_a_copy() -> None:
+    recorder = recorded_game(3, max_hands=2)
+    record = recorder.record()
+    record["hands"][0]["actions"].clear()
+    record["hands"][0]["hands"][1].clear()
+    record["options"]["bid_step"] = 7
+    assert recorder.record() != record
+    check_round_trip(recorder.record())

@@ -215,11 +215,18 @@ class Recorder:
     def record(self) -> dict[str, Any]:
         """The record so far (a new object each time); ``outcome`` null until the game is
         over."""
-        hands = [
-            {**h, "actions": [dict(a) for a in h["actions"]], "result": h["result"]}
-            for h in self._hands
-        ]
-        return {**self._head, "hands": hands, "outcome": outcome_json(self._game)}
+        record = {**self._head, "hands": self._hands, "outcome": outcome_json(self._game)}
+        copied: dict[str, Any] = _copied(record)
+        return copied
+
+
+def _copied(value: Any) -> Any:
+    """A JSON value copied all the way down (a caller may change what it is given)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 # --- reading ---------------------------------------------------------------------------------
