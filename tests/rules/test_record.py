@@ -395,3 +395,10 @@ def test_a_record_given_out_is_a_copy() -> None:
     record["options"]["bid_step"] = 7
     assert recorder.record() != record
     check_round_trip(recorder.record())
+
+
+def test_a_long_value_quoted_in_a_message_is_cut(base: dict[str, Any]) -> None:
+    record = copy.deepcopy(base)
+    record["hands"][1]["result"]["end"] = "x" * 10_000
+    message = str(refused(record))
+    assert message.startswith('hand 2: the result says end "xxx') and len(message) < 320

@@ -33,6 +33,7 @@ MAX_NICK = 40
 MAX_CODE = 32
 MAX_DATE = 40
 MAX_BYTES = 512 * 1024
+MAX_DETAIL = 300  # characters of an error's message, besides the hand and the move
 # The fields of a hand's result, in the order they are compared (HandResult's own,
 # ``dealer`` being the hand's).
 RESULT_FIELDS = (
@@ -64,6 +65,8 @@ class RecordError(ValueError):
         move: int | None = None,
         action: str | None = None,
     ) -> None:
+        if len(detail) > MAX_DETAIL:  # a value quoted from the record may be long
+            detail = detail[: MAX_DETAIL - 1] + "…"
         self.detail = detail
         self.hand = hand
         self.move = move
