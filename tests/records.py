@@ -5,6 +5,7 @@ move, a timeout (R28, a third in a row a walkover, R29) or a surrender (R30)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from tysiac import bots, rules
@@ -29,7 +30,9 @@ def next_move(game: rules.Game, rng: random.Random, levels: list[str]) -> dict[s
         return {"seat": seat, "type": "timeout"}
     if roll < 0.15:
         return rules.action_to_json(rng.choice(rules.legal_actions(game)))
-    return bots.choose(levels[seat], rules.view(game, seat, history=True), rng)
+    # The bots read no past results: leaving them out keeps a long game's views short.
+    shown = replace(game, results=game.results[-1:])
+    return bots.choose(levels[seat], rules.view(shown, seat, history=True), rng)
 
 
 def recorded_game(
@@ -37,15 +40,19 @@ def recorded_game(
     players: int | None = None,
     target: int | None = None,
     max_hands: int = 40,
+    near_target: bool = False,
 ) -> Recorder:
     """A game from ``seed``, played to its end (or stopped after ``max_hands`` hands, its
-    record then unfinished), fed to a ``Recorder`` as the server's log would be."""
+    record then unfinished), fed to a ``Recorder`` as the server's log would be.
+    ``near_target``: every seat starts 20 to 200 below the target, so the game is short."""
     rng = random.Random(seed)
     players = players or rng.choice((2, 3, 4))
     target = target or rng.choice((500, 1000))
     options = random_options(rng)
     scores = [rng.randrange(-100, target - 50, 10) for _ in range(players)]
-    if rng.random() < 0.3:
+    if near_target:
+        scores = [target - rng.randrange(20, 210, 10) for _ in range(players)]
+    elif rng.random() < 0.3:
         scores = [0] * players
     recorder = Recorder(
         players,

@@ -53,3 +53,16 @@ def test_load_bench_plays_at_human_pace_without_errors(options: list[str]) -> No
     assert "errors 0   dropped sockets 0" in done.stdout
     assert "server CPU per move" in done.stdout and "RSS peak" in done.stdout
     assert re.search(r"^\| 4 \(\d+\) \| \d+ \|", done.stdout, re.MULTILINE), done.stdout
+
+
+def test_review_bench_prints_the_cost_per_table_size() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "review.py"), "--hands", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [line.split() for line in done.stdout.splitlines()[1:]]
+    assert [row[:2] for row in rows] == [["2", "2"], ["3", "2"], ["4", "2"]]
+    assert all(re.fullmatch(r"\d+\.\d{4}", cell) for row in rows for cell in row[2:5])
+    assert all(re.fullmatch(r"[\d,]+", cell) for row in rows for cell in row[5:])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import itertools
 import json
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -200,3 +201,19 @@ def test_the_review_imports_nothing_of_the_server() -> None:
                     assert name.startswith(allowed), f"{path.name} imports {name}"
     frames_py = (REVIEW / "frames.py").read_text(encoding="utf-8")
     assert "tysiac.bots" not in frames_py  # the frames need the rules only
+
+
+def test_a_surrender_after_the_hand_is_its_last_step() -> None:
+    recorder = rules.Recorder(3, 500, rules.Options(), ["A", "B", "C"], 0)
+    recorder.deal(rules.shuffle(random.Random(4)))
+    while not recorder.game.awaiting_deal:
+        made = rules.auto_action(recorder.game)
+        assert made is not None
+        recorder.move(rules.action_to_json(made))
+    recorder.move({"seat": 0, "type": "surrender"})
+    (hand,) = frames(rules.read_record(recorder.record()))
+    last, before = hand["steps"][-1], hand["steps"][-2]
+    assert last["event"] == {"kind": "surrender", "seat": 0}
+    assert last["phase"] == "over" and last["to_move"] is None
+    assert before["event"]["result"] == 0 and hand["result"] is not None
+    assert last["held"] == before["held"] and last["scores"] == before["scores"]

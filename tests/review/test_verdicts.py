@@ -180,6 +180,7 @@ def check_sheet(sheet: dict[str, Any], data: Input) -> None:
         assert cards[-1]["after"] == final_total(game)
     contract = sheet["contract"]
     for card in cards:
+        assert card["mark"] in MARKS
         assert card["loss"] == abs(card["best"] - card["after"])
         assert card["card"] in card["best_cards"] or card["loss"] > 0
         declarer = card["seat"] == sheet["declarer"]
@@ -245,15 +246,32 @@ def test_whole_hands_end_in_the_rules_score(players: int) -> None:
     """From the first card to the last, with every play option: the declarer's total after
     the last card is the rules' points plus counted marriages (V4 included)."""
     rng = random.Random(1000 + players)
+    marks: set[str] = set()
+    waited = 0
     for number in range(30):
         options = random_options(rng, players)
         if number % 3 == 0:  # V4 with marriages that wait for a trick
             options = rules.Options(meld_needs_trick=True, ace_marriage=number % 2 == 0)
         data, game = hand_in_play(rng, players, options)
-        play_on(rng, game, data)
+        _, before = play_on(rng, game, data)
         sheet = analyse_hand(data)
         assert sheet is not None
         check_sheet(sheet, data)
+        marks |= {card["mark"] for card in sheet["cards"]}
+        waited += any(declarer_waits(g) for g in before.values())
+    assert {"best", "mistake", "inaccuracy"} <= marks  # "contract": flip_cases below
+    assert waited >= 2  # V4: the declarer melded before its first trick
+
+
+def declarer_waits(game: rules.Game) -> bool:
+    """V4: the declarer has melded and not yet taken a trick."""
+    hand = game.hand
+    assert hand is not None and hand.declarer is not None
+    return (
+        hand.options.meld_needs_trick
+        and hand.meld_points(hand.declarer) > 0
+        and not hand.tricks_won[hand.declarer]
+    )
 
 
 def flip_cases(rng: random.Random, side: str) -> tuple[Input, int]:
@@ -337,6 +355,52 @@ def test_the_open_verdict_compares_the_best_with_the_contract(step: int) -> None
                 "bid": expected,
             }
             seen.add(expected)
+
+
+def test_the_example_of_the_rules_leading_the_marriage_gives_the_contract_away() -> None:
+    """docs/rules.md's replay example: seat 1 declares 120 and leads the king of hearts,
+    melding 100. With every card face up it could make 120 (leading an ace first); after
+    the marriage led at once the defenders hold it below: the card is marked
+    ``contract`` and heads the mistakes."""
+    data: Input = {
+        "players": 3,
+        "dealer": 2,
+        "hands": [
+            ["AS", "TS", "KS", "QS", "JS", "9S", "AH"],
+            ["KH", "QH", "TH", "AD", "KD", "9D", "AC"],
+            ["TC", "KC", "QC", "JC", "9C", "TD", "QD"],
+        ],
+        "musik": [["9H", "JH", "JD"]],
+        "actions": [
+            {"seat": 1, "type": "bid", "value": 110},
+            {"seat": 2, "type": "pass"},
+            {"seat": 0, "type": "pass"},
+            {"seat": 1, "type": "give", "cards": {"2": "9H", "0": "JD"}},
+            {"seat": 1, "type": "declare", "value": 120},
+            {"seat": 1, "type": "play", "card": "KH"},
+            {"seat": 2, "type": "play", "card": "9H"},
+        ],
+    }
+    sheet = analyse_hand(data)
+    assert sheet is not None
+    check_sheet(sheet, data)
+    assert (sheet["declarer"], sheet["contract"]) == (1, 120)
+    assert sheet["open"]["step"] == 6 and sheet["open"]["makeable"]
+    first, second = sheet["cards"]
+    assert first["side"] == "declarer" and first["mark"] == "contract"
+    assert first["best"] >= 120 > first["after"] and "KH" not in first["best_cards"]
+    assert second == {
+        "step": 7,
+        "seat": 2,
+        "card": "9H",
+        "side": "defence",
+        "after": first["after"],
+        "best": first["after"],
+        "best_cards": ["9H"],  # R19: its only heart
+        "loss": 0,
+        "mark": "best",
+    }
+    assert sheet["mistakes"] == [0]
 
 
 def test_a_hand_that_never_reached_the_play_gives_none() -> None:

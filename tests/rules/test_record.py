@@ -61,12 +61,24 @@ def test_recorded_games_read_back_to_the_same_results(seed: int) -> None:
     assert replayed.game.outcome == recorder.game.outcome
 
 
+def test_short_recorded_games_end_and_read_back() -> None:
+    """Games starting near the target: a few hands each, played to their end."""
+    reasons: set[str | None] = set()
+    for seed in range(150):
+        record = recorded_game(seed, near_target=True, max_hands=15).record()
+        check_round_trip(record)
+        reasons.add(record["outcome"] and record["outcome"]["reason"])
+    assert reasons >= {"points", "surrender", "walkover"}
+
+
 @pytest.mark.slow
-def test_a_thousand_recorded_games_read_back() -> None:
+def test_twelve_hundred_recorded_games_read_back() -> None:
+    """A thousand short games (most played to their end) and two hundred long ones."""
     reasons: set[str | None] = set()
     ends: set[str] = set()
-    for seed in range(1000, 2000):
-        record = recorded_game(seed, max_hands=60).record()
+    for seed in range(1000, 2200):
+        near = seed < 2000
+        record = recorded_game(seed, max_hands=30 if near else 60, near_target=near).record()
         check_round_trip(record)
         reasons.add(record["outcome"] and record["outcome"]["reason"])
         ends |= {h["result"]["end"] for h in record["hands"] if h["result"]}
@@ -334,3 +346,59 @@ def test_unknown_fields_are_left_out_of_the_canonical_record(base: dict[str, Any
     record["comment"] = "a later writer's note"
     record["hands"][0]["seconds"] = [3, 4]
     assert read_record(record).record == base
+
+
+def test_a_surrender_between_hands_ends_the_hand_before() -> None:
+    """R30: a seat may surrender while the next deal waits; the record keeps it as the
+    last action of the hand just over, and that hand keeps its result."""
+    rng = random.Random(11)
+    recorder = Recorder(3, 1000, rules.Options(), ["A", "B", "C"], 2)
+    recorder.deal(rules.shuffle(rng))
+    while not recorder.game.awaiting_deal:
+        made = rules.auto_action(recorder.game)
+        assert made is not None
+        recorder.move(rules.action_to_json(made))
+    recorder.move({"seat": 1, "type": "surrender"})
+    record = recorder.record()
+    assert record["hands"][0]["actions"][-1] == {"seat": 1, "type": "surrender"}
+    assert record["hands"][0]["result"] is not None
+    assert record["outcome"]["reason"] == "surrender" and record["outcome"]["loser"] == 1
+    replayed = check_round_trip(record)
+    assert hand_input(replayed, 1)["actions"] == record["hands"][0]["actions"][:-1]
+    # anything but a surrender after the end is refused
+    tampered = copy.deepcopy(record)
+    tampered["hands"][0]["actions"][-1] = {"seat": 1, "type": "timeout"}
+    error = refused(tampered)
+    assert (error.hand, error.move) == (1, len(record["hands"][0]["actions"]))
+
+
+def test_the_recorder_refuses_what_the_rules_refuse() -> None:
+    recorder = Recorder(2, 500, rules.Options(), ["A", "B"], 0)
+    with pytest.raises(rules.IllegalAction):
+        recorder.move({"seat": 0, "type": "pass"})  # nothing dealt yet
+    recorder.deal(rules.shuffle(random.Random(1)))
+    with pytest.raises(rules.IllegalAction):
+        recorder.deal(rules.shuffle(random.Random(2)))  # the hand is not over
+    with pytest.raises(rules.IllegalAction):
+        recorder.move({"seat": 1, "type": "fly"})
+    with pytest.raises(ValueError, match="One nick per seat"):
+        Recorder(2, 500, rules.Options(), ["A"], 0)
+    assert len(recorder.record()["hands"]) == 1
+    assert recorder.record()["hands"][0]["actions"] == []
+
+
+def test_a_record_given_out_is_a_copy() -> None:
+    recorder = recorded_game(3, max_hands=2)
+    record = recorder.record()
+    record["hands"][0]["actions"].clear()
+    record["hands"][0]["hands"][1].clear()
+    record["options"]["bid_step"] = 7
+    assert recorder.record() != record
+    check_round_trip(recorder.record())
+
+
+def test_a_long_value_quoted_in_a_message_is_cut(base: dict[str, Any]) -> None:
+    record = copy.deepcopy(base)
+    record["hands"][1]["result"]["end"] = "x" * 10_000
+    message = str(refused(record))
+    assert message.startswith('hand 2: the result says end "xxx') and len(message) < 320

@@ -45,10 +45,11 @@ Verdict = dict[str, Any]
 
 
 def analyse_hand(hand_input: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The verdicts of every card played in ``hand_input``; None when the hand never
-    reached the play phase. ``ReplayInputError`` for an invalid deal, ``IllegalAction``
-    for a move the rules refuse. A ``timeout`` stands for the move the server made
-    (``rules.auto_action``); a ``surrender`` ends the hand where it is."""
+    """The verdicts of every card played in ``hand_input``; None when no card was played
+    (the hand ended before its play, or stopped at its start). ``ReplayInputError`` for
+    an invalid deal, ``IllegalAction`` for a move the rules refuse. A ``timeout`` stands
+    for the move the server made (``rules.auto_action``); a ``surrender`` ends the hand
+    where it is."""
     game = start(dict(hand_input))
     cards: list[Verdict] = []
     opening: dict[str, Any] | None = None
@@ -63,14 +64,13 @@ def analyse_hand(hand_input: Mapping[str, Any]) -> dict[str, Any] | None:
                 raise rules.IllegalAction("error.not_your_turn")
             action = made
         hand = game.hand
-        assert hand is not None
-        if hand.phase is Phase.PLAY and isinstance(action, rules.Play):
+        game = rules.apply(game, action)  # the rules refuse what they refuse first
+        if hand is not None and hand.phase is Phase.PLAY and isinstance(action, rules.Play):
             verdict = card_verdict(hand, action, index + 1)
             if opening is None:
                 declarer, contract = hand.declarer, hand.contract
                 opening = open_verdict(hand, verdict)
             cards.append(verdict)
-        game = rules.apply(game, action)
     if opening is None:
         return None
     return {
@@ -102,8 +102,6 @@ def totals(hand: Hand) -> dict[Card, int]:
 def card_verdict(hand: Hand, play: rules.Play, step: int) -> Verdict:
     """The verdict on ``play`` in ``hand`` (its play phase, ``play`` legal there)."""
     worth = totals(hand)
-    if play.card not in worth:
-        raise rules.IllegalAction("error.not_in_hand")  # the rules would refuse it
     contract = hand.contract
     assert contract is not None
     declarer = play.seat == hand.declarer

@@ -28,11 +28,12 @@ VERSION = 1
 # The bounds of a record this reader accepts (the server also bounds an upload's body,
 # MAX_BYTES): a real game is far inside them.
 MAX_HANDS = 2000
-MAX_ACTIONS = 200  # per hand: the longest auction with every step bid is about 70
+MAX_ACTIONS = 200  # per hand: the longest (every step bid, then the play) has < 90
 MAX_NICK = 40
 MAX_CODE = 32
 MAX_DATE = 40
 MAX_BYTES = 512 * 1024
+MAX_DETAIL = 300  # characters of an error's message, besides the hand and the move
 # The fields of a hand's result, in the order they are compared (HandResult's own,
 # ``dealer`` being the hand's).
 RESULT_FIELDS = (
@@ -64,6 +65,8 @@ class RecordError(ValueError):
         move: int | None = None,
         action: str | None = None,
     ) -> None:
+        if len(detail) > MAX_DETAIL:  # a value quoted from the record may be long
+            detail = detail[: MAX_DETAIL - 1] + "…"
         self.detail = detail
         self.hand = hand
         self.move = move
@@ -215,11 +218,18 @@ class Recorder:
     def record(self) -> dict[str, Any]:
         """The record so far (a new object each time); ``outcome`` null until the game is
         over."""
-        hands = [
-            {**h, "actions": [dict(a) for a in h["actions"]], "result": h["result"]}
-            for h in self._hands
-        ]
-        return {**self._head, "hands": hands, "outcome": outcome_json(self._game)}
+        record = {**self._head, "hands": self._hands, "outcome": outcome_json(self._game)}
+        copied: dict[str, Any] = _copied(record)
+        return copied
+
+
+def _copied(value: Any) -> Any:
+    """A JSON value copied all the way down (a caller may change what it is given)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 # --- reading ---------------------------------------------------------------------------------
