@@ -19,7 +19,7 @@ import pytest
 from tysiac.rules.record import read_record
 
 from ..records import recorded_game
-from .harness import Endpoint, FakeClock, Message, live_server, play_until
+from .harness import JSON_TYPE, Endpoint, FakeClock, Message, live_server, play_until
 
 NEAR_END = (850, 850, 850, 850)  # start scores: a game of a few hands
 NO_BARREL = {"barrel": "off"}
@@ -277,6 +277,20 @@ def test_bad_uploads_are_refused_clearly_and_change_nothing(tmp_path: Path) -> N
             error = answer.json()["error"]
             assert error["code"] == "record" and where in error["message"]
             assert error["message"].startswith("Tego zapisu nie da się odtworzyć: ")
+        deep = "[" * 5000 + "]" * 5000
+        with client.http() as http:
+            for text in ("null", '"x"', "1e999", deep, '{"format": "tysiac-record", "version": 1}'):
+                answer = http.post("/api/records/review", content=text, headers=JSON_TYPE)
+                assert answer.status_code == 400, (text[:40], answer.text)
+        for odd in (
+            {**record, "hands": [{"dealer": "0"}]},
+            {**record, "nicks": [1, 2]},
+            {**record, "hands": [{**record["hands"][0], "actions": [{"type": "play"}]}]},
+            {**record, "options": {"bid_step": "x"}},
+        ):
+            answer = upload(client, odd)
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["error"]["code"] == "record"
         tampered = json.loads(json.dumps(record))
         tampered["hands"][-1]["result"]["scores"][0] += 10
         answer = upload(client, tampered)

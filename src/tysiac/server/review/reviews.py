@@ -182,6 +182,9 @@ class Reviews:
         if isinstance(read, work.Refused):
             if read.reason == "json":
                 raise ServiceError("error.bad_json", 400)
+            if read.reason == "bug":
+                log.warning("an uploaded record the reader failed on: %s", read.detail)
+                raise ServiceError("error.record.invalid", 400, detail="it could not be read")
             raise ServiceError("error.record.invalid", 400, detail=read.detail)
         name = f"file:{read.head['key']}"
         known = self.scheduler.running(name) or self._uploads.fresh(name)

@@ -131,8 +131,9 @@ def _recorded(log: GameLog) -> Recorder:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """An upload that is no record: ``json`` (not JSON at all) or ``record`` (it does not
-    read or replay; ``detail`` says where and why)."""
+    """An upload that is no record: ``json`` (not JSON at all), ``record`` (it does not
+    read or replay; ``detail`` says where and why) or ``bug`` (the reader failed on it:
+    refused too, and logged)."""
 
     reason: str
     detail: str
@@ -150,6 +151,8 @@ def read_upload(body: bytes) -> Read | Refused:
         return Refused("record", str(error)[:500])
     except RecursionError:
         return Refused("record", "nested too deeply")
+    except Exception as error:  # a reader's bug: refused all the same, and logged
+        return Refused("bug", f"{type(error).__name__}: {str(error)[:200]}")
     return _read(replayed, {"key": record_key(replayed.record)})
 
 
