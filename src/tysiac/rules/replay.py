@@ -24,7 +24,8 @@ def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
     return value
 
 
-def _cards(value: object, what: str) -> Mask:
+def read_cards(value: object, what: str) -> Mask:
+    """A list of distinct card codes as a mask; ``what`` names the field in the message."""
     if not isinstance(value, list):
         raise ReplayInputError(f"{what} must be a list of card codes.")
     mask = 0
@@ -64,13 +65,13 @@ def start(data: object) -> Game:
         raise ReplayInputError('"musik" must be a list of one musik (two with two players).')
     if not isinstance(data.get("actions", []), list):
         raise ReplayInputError('"actions" must be a list.')
-    held = tuple(_cards(h, f"hands[{i}]") for i, h in enumerate(hands))
-    dealt = tuple(_cards(m, f"musik[{i}]") for i, m in enumerate(musiks))
+    held = tuple(read_cards(h, f"hands[{i}]") for i, h in enumerate(hands))
+    dealt = tuple(read_cards(m, f"musik[{i}]") for i, m in enumerate(musiks))
     try:
         options = options_from_json(data["options"]) if "options" in data else DEFAULT
     except OptionsError as error:
         raise ReplayInputError(f'"options": {error.message}') from None
-    counters = _counters(data.get("counters", {}), players)
+    counters = read_counters(data.get("counters", {}), players)
     try:
         hand = new_hand(players, dealer, held, dealt)
         game = new_game(players, dealer, target, scores, options, counters)
@@ -79,7 +80,7 @@ def start(data: object) -> Game:
     return deal_hand_of(game, hand)
 
 
-def _counters(data: object, players: int) -> Counters:
+def read_counters(data: object, players: int) -> Counters:
     """The counters before the hand (docs/rules.md, the replay format); missing keys are
     zeros and no barrel."""
     known = {"bolts", "bombs", "barrel", "tries", "golden", "golden_made"}

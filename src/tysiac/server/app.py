@@ -33,6 +33,8 @@ from tysiac.server.hashing import hashing_key, make_private_file, sqlite_file
 from tysiac.server.http.api import http_error, routes, service_error
 from tysiac.server.http.inbound import UnreadBodyCloses
 from tysiac.server.http.ws import game_socket
+from tysiac.server.review.reviews import Reviews
+from tysiac.server.review.routes import routes as review_routes
 from tysiac.server.moderation.authors import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_SECONDS,
@@ -159,6 +161,7 @@ def create_app(
         )
         bus.on_change = service.heard  # other processes' changes, into this one's cache
         app.state.service = service
+        app.state.reviews = Reviews(service)
         app.state.sweeper = Sweeper(service)
         sweeper = asyncio.create_task(app.state.sweeper.run())
         try:
@@ -167,6 +170,7 @@ def create_app(
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            app.state.reviews.close()
             await service.close()
             await bus.stop()
             await engine.dispose()
@@ -174,6 +178,7 @@ def create_app(
     app = Starlette(
         routes=[
             *routes,
+            *review_routes,
             *contact_routes,
             WebSocketRoute("/ws/{code}", game_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -141,6 +141,21 @@ class OperatorSettings(BaseSettings):
         description="a computer player's pause before its move, ±⅓ (a third of it when"
         " only one move is legal)",
     )
+    review_workers: int = Field(
+        default=1, ge=1, le=16, description="processes finished games' deals are analysed in"
+    )
+    review_queue: int = Field(
+        default=20,
+        gt=0,
+        description="analyses of deals queued or running at once in the whole server"
+        " (2 per address)",
+    )
+    review_requests_per_minute: int = Field(
+        default=60,
+        gt=0,
+        description="requests a minute from one address for game records, reviews and"
+        " analyses",
+    )
     # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
     operator_name: str = Field(
         default="Operator tej kopii serwisu (nie skonfigurowano)", description="who runs this copy"

@@ -118,6 +118,18 @@ events = Table(
     Column("at", UTCDateTime(), nullable=False),
 )
 
+# A finished game's analysis (the deal review's verdicts, one a hand), stored once it is
+# complete and deleted with the game. ``version``: of the verdicts' format; a row of
+# another version is computed again.
+game_reviews = Table(
+    "game_reviews",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("hands", JSON, nullable=False),  # a verdict (or null) per hand
+    Column("at", UTCDateTime(), nullable=False),
+)
+
 server_values = Table(
     "server_values",  # small values the server keeps for itself, e.g. the last stats mail
     metadata,

@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .schema import ACTIVE, GameStatus, deleted_games, events, games, seats
+from .schema import ACTIVE, GameStatus, deleted_games, events, game_reviews, games, seats
 
 
 async def due_moves(conn: AsyncConnection, now: datetime, limit: int = 100) -> list[str]:
@@ -71,6 +71,7 @@ async def remove_game(conn: AsyncConnection, code: str, message: str, now: datet
     if game_id is None:
         return False
     await conn.execute(delete(events).where(events.c.game_id == game_id))
+    await conn.execute(delete(game_reviews).where(game_reviews.c.game_id == game_id))
     await conn.execute(delete(seats).where(seats.c.game_id == game_id))
     await conn.execute(delete(games).where(games.c.id == game_id))
     await conn.execute(delete(deleted_games).where(deleted_games.c.code == code))
@@ -85,7 +86,8 @@ async def forget_notices(conn: AsyncConnection, before: datetime) -> None:
 
 
 async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: datetime) -> list[str]:
-    """Delete finished and cancelled games (with their log and chat) not changed since.
+    """Delete finished and cancelled games (with their log, chat and analysis) not
+    changed since.
 
     A notice of each (code, time, reason) stays behind for a week. The games are
     claimed first: rows another process's sweeper holds are left to it.
@@ -103,6 +105,7 @@ async def delete_ended(conn: AsyncConnection, changed_before: datetime, now: dat
     ids, codes = [r.id for r in claimed], [r.code for r in claimed]
     if ids:
         await conn.execute(delete(events).where(events.c.game_id.in_(ids)))
+        await conn.execute(delete(game_reviews).where(game_reviews.c.game_id.in_(ids)))
         await conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
         await conn.execute(delete(games).where(games.c.id.in_(ids)))
         await conn.execute(

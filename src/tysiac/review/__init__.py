@@ -1,0 +1,1 @@
+"""Reviewing a finished game: every step of every hand face up, and the solver's verdicts."""

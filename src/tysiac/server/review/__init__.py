@@ -1,0 +1,1 @@
+"""The deal review on the server: finished games' records, their review and analysis."""
