@@ -61,6 +61,7 @@ function fillTexts() {
     if (node) node.textContent = t(key);
   }
   setText($("title"), t("review.heading"));
+  $("nav").setAttribute("aria-label", t("review.nav.label"));
   $("settings-open").setAttribute("aria-label", t("review.settings"));
   $("settings-open").title = t("review.settings");
 }
@@ -214,7 +215,7 @@ function draw(say) {
   show(markNode, Boolean(verdict));
   $("board").replaceChildren(...board(frame, hand, review.players, nickOf));
   drawVerdicts(verdicts);
-  drawScores(frame);
+  drawScores();
   if (say) setText($("live"), mark ? `${text} ${t("review.mark.step")}: ${mark}` : text);
 }
 
@@ -303,13 +304,12 @@ function drawVerdicts(verdicts) {
 }
 
 /** The score sheet of the hands so far: this hand's result once its last step shows it. */
-function drawScores(frame) {
-  const shown = review.hands
-    .slice(0, at.hand + (frame.event.result !== undefined && frame.event.result !== null ? 1 : 0))
-    .map((h) => h.result)
-    .filter(Boolean);
+function drawScores() {
+  const steps = review.hands[at.hand].steps.slice(0, at.step + 1);
+  const ended = steps.some((s) => s.event.result !== undefined && s.event.result !== null);
+  const shown = review.hands.slice(0, at.hand + (ended ? 1 : 0)).filter((h) => h.result);
   region("review-scores", [review.key ?? review.code, shown.length, review.nicks], () => {
-    const results = M.results({ ...review, hands: shown.map((result) => ({ result })) });
+    const results = M.results({ ...review, hands: shown });
     const state = {
       snap: {
         game: {

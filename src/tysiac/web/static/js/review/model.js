@@ -65,13 +65,13 @@ export function moved({ hand, step }, key, hands) {
   }
 }
 
-/** The results of a review's hands as the score sheet has them (rules' view results). */
+/** The results of a review's hands as the score sheet has them (rules' view results):
+ * R7, with four players the dealer sits the hand out. */
 export function results(review) {
   const players = review.players;
   return review.hands
-    .map((h) => h.result)
-    .filter(Boolean)
-    .map((r) => ({ sitting_out: players === 4 ? r.dealer : null, ...r }));
+    .filter((h) => h.result)
+    .map((h) => ({ sitting_out: players === 4 ? h.dealer : null, ...h.result }));
 }
 
 /**
