@@ -51,6 +51,8 @@ const code = path ? decodeURIComponent(path[1]) : null;
 let review = null; // the server's review: the game, its hands' frames, the analysis
 let at = { hand: 0, step: 0 };
 let poll = 0;
+let opened = 0; // which review the page shows: a poll for an earlier one is dropped
+let gone = ""; // why an uploaded record's analysis is no longer there
 
 const nickOf = (seat) => review?.nicks[seat] ?? t("seat.name", { number: seat + 1 });
 
@@ -89,7 +91,7 @@ async function openFile() {
   if (!file) return;
   fail("");
   if (file.size > MAX_RECORD) {
-    fail(t("review.open.too_big", { limit: MAX_RECORD / 1024 }));
+    fail(t("error.too_large.record")); // the server's bound, said before the upload
     return;
   }
   let record;
@@ -120,23 +122,31 @@ function analysisPath() {
 function schedulePoll() {
   clearTimeout(poll);
   const analysis = review.analysis;
-  if (!analysis || analysis.status === "ready") return;
-  const asked = review;
+  if (!analysis || !["pending", "later"].includes(analysis.status)) return;
+  const mine = opened;
   poll = setTimeout(async () => {
     try {
       const next = await request("GET", analysisPath());
-      if (review !== asked) return; // another record was opened meanwhile
+      if (opened !== mine) return; // another record was opened meanwhile
       review = { ...review, analysis: next };
-      draw(false);
-    } catch {
-      // a failed poll is asked again: the page keeps what it has
+    } catch (error) {
+      if (opened !== mine) return;
+      // An uploaded record's analysis is kept for a while only: once gone it is not
+      // asked again (the page says so); any other failure is asked again.
+      if (error instanceof ApiError && error.status === 404) {
+        gone = error.message;
+        review = { ...review, analysis: { ...analysis, status: "gone" } };
+      }
     }
-    if (review === asked || review.analysis !== asked.analysis) schedulePoll();
+    draw(false);
+    schedulePoll();
   }, analysis.retry_ms ?? POLL_MS);
 }
 
 function start(data, search = location.search) {
   review = data;
+  opened += 1;
+  gone = "";
   at = M.place(search, review.hands);
   drawGame();
   show($("review"), review.hands.length > 0);
@@ -228,6 +238,7 @@ function drawVerdicts(verdicts) {
     const played = hand.steps.some((s) => s.event.kind === "play");
     if (!played) line = t("review.verdicts.none");
     else if (status === "later") line = t("review.verdicts.later");
+    else if (status === "gone") line = gone;
     else if (status === "pending") line = t("review.verdicts.pending");
     else line = t("review.verdicts.waiting");
   }
@@ -333,7 +344,14 @@ function drawScores() {
 function go(next) {
   if (next.hand === at.hand && next.step === at.step) return;
   at = next;
+  const focused = document.activeElement;
   draw(true);
+  // A step button at its end is disabled: the focus goes to the one leading back.
+  if (focused?.disabled) {
+    const ahead = focused === $("forward") || focused === $("last");
+    const other = ahead ? $("back") : $("forward");
+    (other.disabled ? $("main") : other).focus();
+  }
 }
 
 // --- input ------------------------------------------------------------------------
@@ -341,7 +359,8 @@ function go(next) {
 function onKey(event) {
   if (!review || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  if (target.closest?.("input, select, textarea")) return; // their own arrows and keys
+  // Fields and scrolled tables keep their own arrows and keys.
+  if (target.closest?.("input, select, textarea, .scroll-x")) return;
   const next = M.moved(at, event.key, review.hands);
   if (!next) return;
   event.preventDefault();
