@@ -19,10 +19,12 @@ function seatBox(frame, hand, seat, nickOf) {
   const cards = frame.held[seat] ?? [];
   const out = players4SittingOut(frame, hand, seat);
   const chips = [
-    seat === hand.dealer ? chip(t("review.seat.dealer"), "chip-dealer") : null,
-    seat === frame.declarer ? chip(t("review.seat.declarer"), "chip-declarer") : null,
+    seat === hand.dealer ? chip(t("table.chip.dealer"), "chip-dealer") : null,
+    seat === frame.declarer
+      ? chip(t("table.chip.declarer", { value: frame.contract ?? frame.bid }), "chip-declarer")
+      : null,
     seat === frame.to_move ? chip(t("review.seat.to_move"), "chip-turn") : null,
-    out ? chip(t("review.seat.sitting_out")) : null,
+    out ? chip(t("table.chip.sitting_out")) : null,
   ];
   const label = t("review.seat.cards", { nick });
   return el(
@@ -115,7 +117,13 @@ function trick(frame, nickOf) {
       "ol",
       { class: "review-cards review-played", "aria-label": title },
       shown.map(([seat, card]) =>
-        el("li", {}, cardImage(card, "card-review card-trick"), nickText(nickOf(seat))),
+        el(
+          "li",
+          { class: seat === frame.event.took ? "played-win" : null },
+          cardImage(card, "card-review card-trick"),
+          nickText(nickOf(seat)),
+          seat === frame.event.took ? chip(t("table.chip.takes"), "chip-win") : null,
+        ),
       ),
     ),
   );
