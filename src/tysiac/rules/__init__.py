@@ -13,6 +13,7 @@ Start here::
         game = apply(game, action)          # or IllegalAction: .code, .message (Polish)
     view(game, seat)                        # what one seat may see, JSON-ready
     public_action(action_to_json(action))   # what everyone may see of a move
+    read_record(json.loads(text))           # a whole game's record, replayed and checked
 
 Nothing here imports the server (a test checks it).
 """
@@ -54,6 +55,7 @@ from .game import (
 )
 from .hand import End, Hand, Phase
 from .options import Options, OptionsError, options_from_json, options_to_json
+from .record import Recorder, RecordError, Replayed, ReplayedHand, hand_input, read_record
 from .view import GameView, public_action, view
 
 __all__ = [
@@ -81,7 +83,11 @@ __all__ = [
     "Phase",
     "Play",
     "Reason",
+    "RecordError",
+    "Recorder",
     "Redeal",
+    "Replayed",
+    "ReplayedHand",
     "Resign",
     "Suit",
     "Surrender",
@@ -96,6 +102,7 @@ __all__ = [
     "card_label",
     "card_name",
     "deal",
+    "hand_input",
     "legal_actions",
     "new_game",
     "options_from_json",
@@ -103,6 +110,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "public_action",
+    "read_record",
     "shuffle",
     "view",
 ]

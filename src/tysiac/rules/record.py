@@ -57,13 +57,21 @@ class RecordError(ValueError):
     from 1 (None when the error is not in one); the text names them, e.g.
     ``hand 3, move 12 (seat 1 play KH): refused: …``."""
 
-    def __init__(self, detail: str, hand: int | None = None, move: int | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        hand: int | None = None,
+        move: int | None = None,
+        action: str | None = None,
+    ) -> None:
         self.detail = detail
         self.hand = hand
         self.move = move
         where = "" if hand is None else f"hand {hand}"
         if move is not None:
             where += f", move {move}"
+        if action is not None:  # the move spelled out: seat 1 play KH
+            where += f" ({action})"
         super().__init__(f"{where}: {detail}" if where else detail)
 
 
@@ -432,7 +440,7 @@ def _replay_hand(game: Game, raw: dict[str, Any], number: int) -> ReplayedHand:
             game = apply(game, action)
         except IllegalAction as refusal:
             raise RecordError(
-                f"({_spelled(canonical)}): refused: {refusal.message}", number, index
+                f"refused: {refusal.message}", number, index, _spelled(canonical)
             ) from None
         actions.append(canonical)
         games.append(game)

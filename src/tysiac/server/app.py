@@ -33,8 +33,6 @@ from tysiac.server.hashing import hashing_key, make_private_file, sqlite_file
 from tysiac.server.http.api import http_error, routes, service_error
 from tysiac.server.http.inbound import UnreadBodyCloses
 from tysiac.server.http.ws import game_socket
-from tysiac.server.review.reviews import Reviews
-from tysiac.server.review.routes import routes as review_routes
 from tysiac.server.moderation.authors import (
     DEVICE_COOKIE,
     DEVICE_COOKIE_SECONDS,
@@ -42,6 +40,8 @@ from tysiac.server.moderation.authors import (
     new_device_id,
     valid_device_id,
 )
+from tysiac.server.review.reviews import Reviews
+from tysiac.server.review.routes import routes as review_routes
 from tysiac.store import backend
 from tysiac.store.stores import open_store
 from tysiac.web import STATIC

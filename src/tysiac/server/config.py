@@ -153,8 +153,7 @@ class OperatorSettings(BaseSettings):
     review_requests_per_minute: int = Field(
         default=60,
         gt=0,
-        description="requests a minute from one address for game records, reviews and"
-        " analyses",
+        description="requests a minute from one address for game records, reviews and analyses",
     )
     # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
     operator_name: str = Field(

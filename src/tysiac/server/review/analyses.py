@@ -36,6 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from tysiac.server.errors import ServiceError
@@ -203,7 +204,7 @@ class Scheduler:
                 read = self._reads.popleft()
                 if read.future.done():  # its request went away
                     continue
-                self._submit(read.job, read.args, lambda f, r=read: _settle(r.future, f))
+                self._submit(read.job, read.args, partial(_settle, read.future))
                 continue
             analysis = self._next_analysis()
             if analysis is None:
@@ -213,7 +214,7 @@ class Scheduler:
             self._submit(
                 work.analyse,
                 (analysis.inputs[number],),
-                lambda f, a=analysis, n=number: self._analysed(a, n, f),
+                partial(self._analysed, analysis, number),
             )
 
     def _next_analysis(self) -> Analysis | None:

@@ -22,6 +22,7 @@ from tysiac.rules.record import RecordError
 from tysiac.rules.timing import KEEP_FOR
 from tysiac.server.errors import BrokenGame, ServiceError, unknown_game
 from tysiac.server.game.service import GameService
+from tysiac.server.game.table import Table
 from tysiac.server.moderation.throttle import Buckets
 from tysiac.server.review import work
 from tysiac.server.review.analyses import (
@@ -84,12 +85,17 @@ class Reviews:
 
     # --- a finished game -------------------------------------------------------------
 
-    async def game(self, code: str) -> GameRead:
-        """The finished game's read: its record, frames and hands (404/410 for no game,
-        409 before its end)."""
+    async def _finished(self, code: str) -> Table:
+        """The game's table: 404 or 410 when there is none, 409 before its end."""
         table = await self.service.table(code)
         if table.status != GameStatus.FINISHED:
             raise ServiceError("error.record.not_finished", 409)
+        return table
+
+    async def game(self, code: str) -> GameRead:
+        """The finished game's read: its record, frames and hands (404/410 for no game,
+        409 before its end)."""
+        table = await self._finished(code)
         async with self.service.reading() as conn:
             row = await self.service.store.game(conn, code)
             if row is None:  # deleted since
@@ -120,6 +126,7 @@ class Reviews:
     async def game_analysis(self, code: str, address: str) -> dict[str, Any]:
         """The finished game's analysis as it stands: stored, under way, or started now
         (``later`` past the bounds)."""
+        await self._finished(code)  # still there (its analysis here may outlive it)
         name = f"game:{code}"
         known = self.scheduler.running(name) or self._ready.fresh(name)
         if known is not None:

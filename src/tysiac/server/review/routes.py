@@ -19,15 +19,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tysiac.rules.record import MAX_BYTES
 from tysiac.server.errors import ServiceError
-from tysiac.server.http.api import client_address, service_of
 from tysiac.server.http.api import _code as game_code
+from tysiac.server.http.api import client_address, service_of
 from tysiac.server.http.inbound import json_body
 from tysiac.server.review.analyses import later
 from tysiac.server.review.reviews import Reviews
 from tysiac.server.review.work import Read, dumps
 
-MAX_RECORD = 512 * 1024  # bytes of an uploaded record
+MAX_RECORD = MAX_BYTES  # bytes of an uploaded record: 512 KiB
 KEY = re.compile(r"^[0-9a-f]{64}$")
 LIMITED_MS = 5000  # when to ask again after the rate refused an analysis
 NO_STORE = {"Cache-Control": "no-store"}

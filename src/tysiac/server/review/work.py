@@ -95,30 +95,38 @@ class GameLog:
 def read_game(log: GameLog) -> Read:
     """A game's record, built from its log (``Recorder``) and read back, which replays it
     and checks every result: a log the rules no longer fold raises ``RecordError``."""
+    try:
+        recorder = _recorded(log)
+    except (rules.IllegalAction, ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"the game's log does not replay: {error}") from None
+    return _read(read_record(recorder.record()), {})
+
+
+def _recorded(log: GameLog) -> Recorder:
+    """The game's log fed to a ``Recorder``: the start, each deck, each move."""
     options = rules.options_from_json(log.options)
     recorder: Recorder | None = None
     for kind, data in log.events:
         if kind == "started":
-            scores = data.get("scores") or [0] * log.players
             recorder = Recorder(
                 log.players,
                 log.target,
                 options,
                 log.nicks,
                 data["first_dealer"],
-                scores,
+                data.get("scores"),
                 code=log.code,
                 date=log.date,
             )
         elif recorder is None:
-            raise RecordError(f"the game's log has a {kind} before it started")
+            raise ValueError(f"a {kind} event before the start")
         elif kind == "dealt":
             recorder.deal([rules.parse_card(code) for code in data["deck"]])
         elif kind == "move":
             recorder.move(data)
     if recorder is None:
-        raise RecordError("the game never started")
-    return _read(read_record(recorder.record()), {})
+        raise ValueError("the game never started")
+    return recorder
 
 
 @dataclass(frozen=True, slots=True)
