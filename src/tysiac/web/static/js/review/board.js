@@ -76,8 +76,11 @@ function middle(frame, nickOf) {
       ),
     ),
   ];
+  // Each musik while it lies on the table (a taken one is empty), named by its place
+  // when there are two.
   const musiks = frame.musik ?? [];
   musiks.forEach((cards, i) => {
+    if (!cards.length) return;
     const title = musiks.length > 1 ? t("review.musik.nth", { number: i + 1 }) : t("review.musik");
     parts.push(pile(title, cards));
   });
