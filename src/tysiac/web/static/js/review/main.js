@@ -150,6 +150,7 @@ function start(data, search = location.search) {
   at = M.place(search, review.hands);
   drawGame();
   show($("review"), review.hands.length > 0);
+  if (!review.hands.length) return; // ended before a deal: nothing to step through
   draw(true);
   schedulePoll();
 }
@@ -357,7 +358,7 @@ function go(next) {
 // --- input ------------------------------------------------------------------------
 
 function onKey(event) {
-  if (!review || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!review?.hands.length || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   // Fields and scrolled tables keep their own arrows and keys.
   if (target.closest?.("input, select, textarea, .scroll-x")) return;
