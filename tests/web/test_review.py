@@ -35,29 +35,33 @@ def second_hand_dealt(state: dict[str, Any]) -> bool:
     return bool(view and view["results"] and view["hand"] and view["hand"]["phase"] != "over")
 
 
+def finish(server: Endpoint, players: int) -> str:
+    """A game over the socket: one whole hand, then a surrender in the next (so the
+    review has a hand played out and one cut short). Its code."""
+    code, tokens = server.full_table(players)
+    clients = [server.client(code, token) for token in tokens]
+    play_until(clients, second_hand_dealt)
+    me = clients[0]
+    while True:  # sent again when another seat moved first: it was on an older version
+        me.move({"type": "surrender"})
+        answer = me.wait(
+            lambda m: (
+                m["type"] == "error" or (m["type"] == "state" and m["game"]["status"] == "finished")
+            )
+        )
+        if answer["type"] == "state":
+            break
+        assert answer["error"]["code"] == "stale"
+    for client in clients:
+        client.close()
+    return code
+
+
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Endpoint, str]]:
-    """A three-player game over the socket: one whole hand, then a surrender in the
-    next (so the review has a hand played out and one cut short)."""
+    """A finished three-player game."""
     with live_server(tmp_path_factory.mktemp("review"), hand_pause_seconds=0) as server:
-        code, tokens = server.full_table(3)
-        clients = [server.client(code, token) for token in tokens]
-        play_until(clients, second_hand_dealt)
-        me = clients[0]
-        while True:  # sent again when another seat moved first: it was on an older version
-            me.move({"type": "surrender"})
-            answer = me.wait(
-                lambda m: (
-                    m["type"] == "error"
-                    or (m["type"] == "state" and m["game"]["status"] == "finished")
-                )
-            )
-            if answer["type"] == "state":
-                break
-            assert answer["error"]["code"] == "stale"
-        for client in clients:
-            client.close()
-        yield server, code
+        yield server, finish(server, 3)
 
 
 def query(page: Page) -> str:
@@ -186,3 +190,27 @@ def test_the_review_is_accessible_and_fits(
     assert violations(page) == []
     page.screenshot(path=screenshots / f"review-open-{width}.png", full_page=True)
     context.close()
+
+
+def test_four_hands_face_up_fit_a_phone(
+    browser: Browser, tmp_path: Path, screenshots: Path
+) -> None:
+    """Four players: at 375 px every seat's cards wrap in rows of cards still big enough
+    to read (the table page's own small cards are 1.1rem; these at least 28 px)."""
+    with live_server(tmp_path, hand_pause_seconds=0) as server:
+        code = finish(server, 4)
+        context = browser.new_context(viewport=SMALL_PHONE, locale="pl-PL")  # type: ignore[arg-type]
+        page = context.new_page()
+        page.goto(f"{server.base}/g/{code}/przebieg?rozdanie=1&krok=0")
+        expect(page.locator(".review-seat")).to_have_count(4)
+        assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+        cards = page.locator(".review-seat .card")
+        assert cards.count() == 21  # 7 cards to each of the three seats dealt (R7)
+        widths = page.evaluate(
+            "[...document.querySelectorAll('.review-seat .card')]"
+            ".map((c) => c.getBoundingClientRect().width)"
+        )
+        assert min(widths) >= 28, widths
+        expect(page.get_by_text("pauzuje")).to_be_visible()  # the dealer sits out (R7)
+        page.screenshot(path=screenshots / "review-4-players-375.png", full_page=True)
+        context.close()
