@@ -37,6 +37,7 @@ PAGES = {
     "/zasady": "rules.html",
     "/regulamin": "terms.html",
     "/kontakt": "contact.html",
+    "/przebieg": "review.html",  # the deal review of a record opened from a file
     "/offline.html": "offline.html",
     "/sw.js": "sw.js",
     "/manifest.webmanifest": "manifest.webmanifest",
@@ -210,6 +211,11 @@ async def game_page(request: Request) -> Response:
     return _file("game.html")
 
 
+async def review_page(request: Request) -> Response:
+    """The deal review of a finished game (the page asks for the review itself)."""
+    return _file("review.html")
+
+
 def site_facts(settings: Settings, lang: str = catalogue.DEFAULT) -> dict[str, Any]:
     """What every page learns once: who runs this copy (the terms and privacy pages),
     what the home page's form offers (the move times, R27, the short game, R32, the table
@@ -285,6 +291,7 @@ async def http_error(request: Request, error: Exception) -> Response:
 routes = [
     *(Route(path, page) for path in PAGES),
     Route("/g/{code}", game_page),
+    Route("/g/{code}/przebieg", review_page),
     Route("/api/site", site),
     Route("/health", health),
     Route("/api/games", games, methods=["GET", "POST"]),

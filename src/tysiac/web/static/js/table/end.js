@@ -20,6 +20,13 @@ export function draw(state) {
   show($("rematch"), game.you !== null && game.status === "finished" && !game.rematch);
   show($("rematch-link"), Boolean(game.rematch));
   if (game.rematch) $("rematch-link").href = `/g/${game.rematch}`;
+  // Only a finished game has a review (not a cancelled one): every hand, step by step.
+  const review = $("review-link");
+  show(review, game.status === "finished");
+  if (game.status === "finished") {
+    setText(review, t("review.end_link"));
+    review.href = `/g/${encodeURIComponent(game.code)}/przebieg`;
+  }
   region(
     "end",
     [view?.scores, view?.outcome, game.seats.map((s) => s.nick), view?.results.length],
