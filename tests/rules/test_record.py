@@ -71,19 +71,29 @@ def test_short_recorded_games_end_and_read_back() -> None:
     assert reasons >= {"points", "surrender", "walkover"}
 
 
+CHUNK = 100  # games per test: the 1,200 games spread over the parallel workers
+
+
 @pytest.mark.slow
-def test_twelve_hundred_recorded_games_read_back() -> None:
-    """A thousand short games (most played to their end) and two hundred long ones."""
+@pytest.mark.parametrize("chunk", range(12))
+def test_twelve_hundred_recorded_games_read_back(chunk: int) -> None:
+    """A thousand short games (most played to their end) and two hundred long ones, a
+    hundred a test. Every hundred reaches the ends of a game by points and by surrender
+    and the played, void and redealt hands; those from 1,400 to 1,500 every way a game
+    or a hand ends."""
     reasons: set[str | None] = set()
     ends: set[str] = set()
-    for seed in range(1000, 2200):
+    for seed in range(1000 + chunk * CHUNK, 1000 + (chunk + 1) * CHUNK):
         near = seed < 2000
         record = recorded_game(seed, max_hands=30 if near else 60, near_target=near).record()
         check_round_trip(record)
         reasons.add(record["outcome"] and record["outcome"]["reason"])
         ends |= {h["result"]["end"] for h in record["hands"] if h["result"]}
-    assert reasons >= {"points", "surrender", "walkover"}
-    assert ends == {"played", "void", "bomb", "redeal", "resign"}
+    assert reasons >= {"points", "surrender"}
+    assert ends >= {"played", "void", "redeal"}
+    if chunk == 4:
+        assert reasons >= {"points", "surrender", "walkover"}
+        assert ends == {"played", "void", "bomb", "redeal", "resign"}
 
 
 def test_a_record_so_far_reads_back_at_any_time() -> None:
