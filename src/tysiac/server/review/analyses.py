@@ -153,7 +153,7 @@ class _Read:
 
 class Scheduler:
     """Hands the workers one job each: reads first, then one hand of each analysis in
-    turn. Every call is on the event loop; the workers' answers come back to it."""
+    turn, a new analysis first. Every call is on the event loop; the workers' answers come back to it."""
 
     def __init__(self, workers: Workers, on_complete: Callable[[Analysis], None]) -> None:
         self.workers = workers
@@ -188,6 +188,9 @@ class Scheduler:
             self.on_complete(analysis)
             return
         self._analyses[analysis.name] = analysis
+        # A new analysis goes first: its first hand is the next handed out, so a page
+        # opened beside many running analyses shows a verdict within one hand's time.
+        self._analyses.move_to_end(analysis.name, last=False)
         self._pump()
 
     def drop(self, name: str) -> None:
