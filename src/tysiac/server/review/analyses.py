@@ -153,7 +153,8 @@ class _Read:
 
 class Scheduler:
     """Hands the workers one job each: reads first, then one hand of each analysis in
-    turn, a new analysis first. Every call is on the event loop; the workers' answers come back to it."""
+    turn, a new analysis first. Every call is on the event loop; the workers' answers
+    come back to it."""
 
     def __init__(self, workers: Workers, on_complete: Callable[[Analysis], None]) -> None:
         self.workers = workers
