@@ -49,7 +49,8 @@ def service_of(request: Request) -> GameService:
     return service
 
 
-def _code(request: Request) -> str:
+def game_code(request: Request) -> str:
+    """The game code of the path, normalised; an impossible one is an unknown game (404)."""
     code = normalise_code(str(request.path_params["code"]))
     if code is None:
         raise unknown_game()
@@ -111,7 +112,9 @@ async def create_game(request: Request) -> Response:
 
 async def join_game(request: Request) -> Response:
     body = parse_body(JoinGame, await _body(request))
-    seated = await lobby.join(service_of(request), _code(request), body.nick, author_of(request))
+    seated = await lobby.join(
+        service_of(request), game_code(request), body.nick, author_of(request)
+    )
     return _seated(request, seated, 200)
 
 
@@ -127,7 +130,7 @@ async def games(request: Request) -> Response:
 
 
 async def game_summary(request: Request) -> Response:
-    table = await service_of(request).table(_code(request))
+    table = await service_of(request).table(game_code(request))
     summary: dict[str, Any] = {
         "code": table.code,
         "name": table.settings.name,

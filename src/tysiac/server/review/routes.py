@@ -21,8 +21,7 @@ from starlette.routing import Route
 
 from tysiac.rules.record import MAX_BYTES
 from tysiac.server.errors import ServiceError
-from tysiac.server.http.api import _code as game_code
-from tysiac.server.http.api import client_address, service_of
+from tysiac.server.http.api import client_address, game_code, service_of
 from tysiac.server.http.inbound import json_body
 from tysiac.server.review.analyses import later
 from tysiac.server.review.reviews import Reviews
