@@ -148,7 +148,7 @@ def test_a_finished_game_step_by_step(
     page.goto(f"{server.base}/przebieg")
     expect(page.get_by_role("heading", name="Otwórz zapis")).to_be_visible()
     page.get_by_label("Plik zapisu").set_input_files(saved)
-    expect(page.locator("#meta")).to_contain_text("Zapis z pliku")
+    expect(page.locator("#meta")).to_contain_text("Zapis otwarty z pliku.")
     expect(page.locator("#counter")).to_have_text(re.compile(r"^Krok 0 z \d+$"))
     page.keyboard.press("End")
     expect(page.locator("#step-text")).to_contain_text("Koniec rozdania")
