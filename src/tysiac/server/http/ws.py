@@ -23,6 +23,7 @@ from tysiac.server.game import computers, play, rematch, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import Held
 from tysiac.server.http import inbound
+from tysiac.server.http.language import language
 from tysiac.server.http.messages import (
     AddBot,
     Chat,
@@ -68,6 +69,7 @@ class Connection:
         self.sent_version = -1  # of the last state sent
         self.told_version = -1  # of the last events sent
         self.held: Held | None = None  # what it was sent of the log and chat; None: nothing
+        self.lang = language(ws)  # of the messages the server words itself
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: Mapping[str, Any]) -> None:
@@ -86,7 +88,7 @@ class Connection:
             await self.send(state)
 
     async def error(self, error: ServiceError) -> None:
-        await self.send({"type": "error", **error_body(error)})
+        await self.send({"type": "error", **error_body(error, self.lang)})
 
     async def read(self) -> None:
         own = Buckets(BUCKET_SIZE, BUCKET_RATE, time.monotonic)  # this socket's own rate
@@ -203,7 +205,7 @@ async def game_socket(ws: WebSocket) -> None:
     except ServiceError as error:
         # The client may be gone by now: then there is nobody to tell (WebSocketDisconnect).
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await ws.send_json({"type": "error", **error_body(error)})
+            await ws.send_json({"type": "error", **error_body(error, language(ws))})
             await ws.close(code=4000 + min(error.status, 999))
         return
     except WebSocketDisconnect:

@@ -4,7 +4,7 @@
 // (bids, plays, tricks, melds, hand results). Pure but for the live regions' nodes.
 
 import "./site.js"; // the words first: the names below are taken once
-import { t } from "./words.js";
+import { counted, pluralForm, t } from "./words.js";
 
 const RANK_CODES = "9JQKTA";
 const SUIT_CODES = "SCDH";
@@ -29,24 +29,10 @@ export const meldName = (meld) =>
     ? t("meld.suit", { suit: SUITS[meld.suit], value: meld.value })
     : t("meld.aces", { value: meld.value });
 
-/**
- * Which plural form a count takes: "one", "few" or "many" (Polish: 1; 2-4 except 12-14,
- * 22-24…; the rest). A counted text has a key per form (`count.cards.one`, `.few`,
- * `.many`); another language brings its own rule here.
- */
-export function pluralForm(n) {
-  if (n === 1) return "one";
-  const tens = n % 100;
-  const units = n % 10;
-  return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? "few" : "many";
-}
-
 /** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
-export const plural = (n, one, few, many) => ({ one, few, many })[pluralForm(n)];
+export const plural = (n, one, few, many) => ({ one, few, many })[pluralForm(n, "pl")];
 
-/** A counted text: counted("count.cards", 5) → "5 kart" (the form by |n|). */
-export const counted = (stem, n, params = {}) =>
-  t(`${stem}.${pluralForm(Math.abs(n))}`, { n, ...params });
+export { counted, pluralForm };
 
 /** A move time as people say it: "1 minuta", "2 minuty", "45 sekund". */
 export function durationText(seconds) {
