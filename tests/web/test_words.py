@@ -31,7 +31,7 @@ WORDS = catalogue.words("pl")
 # (card.rank.Q, card.suit.H), the only capitals in a key.
 GROUPS = (
     "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
-    "|outcome|turn|table|connection|home|contact|settings|page|review"
+    "|outcome|turn|table|connection|home|contact|settings|language|page|review"
 )
 KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b)[A-Za-z0-9_]+)+")  # not contact.html
 # The forms of a counted text (a11y.js pluralForm, counted("count.cards", n)).

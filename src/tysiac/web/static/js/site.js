@@ -22,7 +22,7 @@ function fallbackWords() {
 export let site = null;
 try {
   site = await siteInfo(pageLanguage());
-  setWords(site.words, site.lang);
+  setWords(site.words, site.lang, site.languages);
 } catch {
   site = null;
   setWords(fallbackWords(), DEFAULT);

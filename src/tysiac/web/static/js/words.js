@@ -10,21 +10,29 @@
 
 let table = {};
 let language = "pl";
+let languages = ["pl"];
 const reported = new Set();
 let markReady;
 /** Settles once the page has its words (site.js sets them, or the HTML's fallback). */
 export const ready = new Promise((resolve) => (markReady = resolve));
 
-/** Use `words` (key -> text with {named} placeholders) of `lang` from now on. */
-export function setWords(words, lang = "pl") {
+/**
+ * Use `words` (key -> text with {named} placeholders) of `lang` from now on; `available`:
+ * the languages the server has words of (/api/site `languages`), for the switcher.
+ */
+export function setWords(words, lang = "pl", available = [lang]) {
   table = words && typeof words === "object" ? words : {};
   language = typeof lang === "string" && lang ? lang : "pl";
+  languages = Array.isArray(available) && available.length ? [...available] : [language];
   reported.clear();
   markReady();
 }
 
 /** The language of the words (a BCP 47 code: "pl", "en", "uk"). */
 export const lang = () => language;
+
+/** The languages the server has words of, Polish first. */
+export const availableLanguages = () => [...languages];
 
 /**
  * The CLDR plural category of a whole number in the words' language ("one", "few",
