@@ -46,6 +46,7 @@ class GameInfo(TypedDict):
     trick_shown_ms: int | None
     can_chat: bool
     chat_note: str | None
+    chat_note_key: str | None  # the same by its catalogue key, for the page to word
     cancelled: str | None
     rematch: str | None
     rematch_of: str | None
