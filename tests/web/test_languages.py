@@ -64,7 +64,7 @@ def test_the_chosen_language_is_kept_after_a_reload(tmp_path: Path, browser: Bro
         expect(page.locator("html")).to_have_attribute("lang", "pl")
         open_settings(page)
         with page.expect_navigation():
-            page.check('input[name="lang"][value="en"]')
+            page.click('input[name="lang"][value="en"]')
         expect(page.locator("html")).to_have_attribute("lang", "en")
         assert page.evaluate("localStorage.getItem('lang')") == "en"
         page.reload()

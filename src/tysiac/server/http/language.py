@@ -16,18 +16,19 @@ from tysiac import catalogue
 MAX_HEADER = 500  # characters of Accept-Language read; browsers send a few dozen
 
 
-def negotiate(accept_language: str | None) -> str:
-    """The first language of an ``Accept-Language`` header the site has, by q-value:
-    ``"de-DE,uk-UA;q=0.8,en;q=0.5"`` -> ``"uk"``; none, or a malformed header, -> Polish."""
+def negotiate(accept_language: str | None, available: tuple[str, ...] = catalogue.AVAILABLE) -> str:
+    """The first language of an ``Accept-Language`` header among ``available``, by
+    q-value: ``"de-DE,uk-UA;q=0.8,en;q=0.5"`` -> ``"uk"``; none, or a malformed header,
+    -> Polish."""
     if not accept_language:
         return catalogue.DEFAULT
     try:
         best, _ = icu.LocaleMatcher.acceptLanguageFromHTTP(
-            accept_language[:MAX_HEADER], list(catalogue.AVAILABLE)
+            accept_language[:MAX_HEADER], list(available)
         )
     except icu.ICUError:
         return catalogue.DEFAULT
-    return best if best in catalogue.AVAILABLE else catalogue.DEFAULT
+    return best if best in available else catalogue.DEFAULT
 
 
 def asked(request: HTTPConnection) -> str | None:
