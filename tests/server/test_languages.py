@@ -107,3 +107,18 @@ def test_a_refusal_carries_its_key_and_is_worded_in_the_requests_language(
             assert long_nick["key"] == "error.too_long.nick"
             assert long_nick["message"] == words["error.too_long.nick"].format(limit=20)
             assert long_nick["params"] == {"limit": 20}
+
+
+def test_the_manifest_is_worded_in_the_requests_language(tmp_path: Path) -> None:
+    with live_server(tmp_path) as server, server.http() as http:
+        for lang in catalogue.AVAILABLE:
+            words = catalogue.words(lang)
+            response = http.get("/manifest.webmanifest", headers={"Accept-Language": lang})
+            assert response.headers["content-type"].startswith("application/manifest+json")
+            assert "accept-language" in vary(response)
+            manifest = response.json()
+            assert manifest["lang"] == lang
+            assert manifest["name"] == words["manifest.name"]
+            assert manifest["description"] == words["manifest.description"]
+            assert manifest["start_url"] == "/" and manifest["icons"]
+        assert http.get("/manifest.webmanifest?lang=xx").json()["lang"] == "pl"

@@ -30,9 +30,10 @@ WORDS = catalogue.words("pl")
 # (card.rank.Q, card.suit.H), the only capitals in a key.
 GROUPS = (
     "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
-    "|outcome|turn|table|connection|home|contact|settings|language|page|review"
+    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review"
 )
-KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b)[A-Za-z0-9_]+)+")  # not contact.html
+# Not a file name: contact.html, manifest.webmanifest.
+KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b|webmanifest\b)[A-Za-z0-9_]+)+")
 # The forms of a counted text (a11y.js pluralForm, counted("count.cards", n)).
 PLURAL_FORMS = ("one", "few", "many")
 # Arguments of a refusal that are no placeholder.

@@ -201,10 +201,33 @@ def _worker() -> Response:
     )
 
 
+# The manifest's words, the catalogue's (manifest.*), in the request's language.
+MANIFEST_WORDS = {
+    "name": "manifest.name",
+    "short_name": "manifest.short_name",
+    "description": "manifest.description",
+}
+
+
+def _manifest(request: Request) -> Response:
+    """The PWA manifest worded in the request's language (``?lang=``, else the browser's
+    ``Accept-Language``, by which the browser asks for it), with its ``lang``."""
+    lang = language(request)
+    manifest = json.loads((STATIC / "manifest.webmanifest").read_text(encoding="utf-8"))
+    manifest.update({field: catalogue.text(key, lang) for field, key in MANIFEST_WORDS.items()})
+    manifest["lang"] = lang
+    headers = {"Cache-Control": "no-cache"}
+    if asked(request) is None:
+        headers["Vary"] = "Accept-Language"
+    return JSONResponse(manifest, media_type="application/manifest+json", headers=headers)
+
+
 async def page(request: Request) -> Response:
     name = PAGES[request.url.path]
     if name == "sw.js":
         return await run_in_threadpool(_worker)  # hashing reads files: off the event loop
+    if name == "manifest.webmanifest":
+        return _manifest(request)
     return _file(name)
 
 
