@@ -3,15 +3,21 @@
 // start: role="status" (whose turn, time running short) and role="log" "Przebieg gry"
 // (bids, plays, tricks, melds, hand results). Pure but for the live regions' nodes.
 
-import "./site.js"; // the words first: the names below are taken once
-import { counted, pluralForm, t } from "./words.js";
+import "./site.js"; // the words first: the names below are taken from them
+import { counted, onWords, pluralForm, t } from "./words.js";
 
 const RANK_CODES = "9JQKTA";
 const SUIT_CODES = "SCDH";
 /** The ranks' and suits' names by code (card.rank.<rank>, card.suit.<suit>). */
-export const RANKS = Object.fromEntries([...RANK_CODES].map((r) => [r, t(`card.rank.${r}`)]));
-export const SUITS = Object.fromEntries([...SUIT_CODES].map((s) => [s, t(`card.suit.${s}`)]));
-export const BACK = t("card.back");
+// Built from the words, and again when they change (another language).
+export const RANKS = {};
+export const SUITS = {};
+export let BACK = "";
+onWords(() => {
+  for (const r of RANK_CODES) RANKS[r] = t(`card.rank.${r}`);
+  for (const s of SUIT_CODES) SUITS[s] = t(`card.suit.${s}`);
+  BACK = t("card.back");
+});
 
 /**
  * "dama kier"; with the marriage value it would score if led (the view's

@@ -9,6 +9,7 @@
 // once on the console: a missing word is visible on the page, never an empty space.
 
 let table = {};
+const followers = [];
 let language = "pl";
 let languages = ["pl"];
 const reported = new Set();
@@ -25,7 +26,17 @@ export function setWords(words, lang = "pl", available = [lang]) {
   language = typeof lang === "string" && lang ? lang : "pl";
   languages = Array.isArray(available) && available.length ? [...available] : [language];
   reported.clear();
+  for (const follow of followers) follow();
   markReady();
+}
+
+/**
+ * Run `follow` now and whenever the words change (another language): what a module names
+ * once (the card faces, the ranks' and suits' names) is built again from the new words.
+ */
+export function onWords(follow) {
+  followers.push(follow);
+  follow();
 }
 
 /** The language of the words (a BCP 47 code: "pl", "en", "uk"). */
