@@ -267,7 +267,11 @@ def test_the_operator_removes_a_game_and_everyone_sees_why(tmp_path: Path) -> No
         )
         expected = f"Ta gra została usunięta przez administratora serwisu. Powód: {reason}"
         for client in (*players, watcher):
-            assert client.wait(lambda m: m["type"] == "deleted")["message"] == expected
+            told = client.wait(lambda m: m["type"] == "deleted")
+            assert told["message"] == expected
+            # The page words it by its key, the operator's reason as written.
+            assert told["key"] == "error.deleted.removed"
+            assert told["params"] == {"reason": reason}
             assert client.closed()
         with server.http() as http:
             for response in (

@@ -107,7 +107,8 @@ const handlers = {
   },
   deleted(message) {
     store.markEnded(code);
-    update(S.withError(state, message.message || t("table.deleted")));
+    // Worded by its key (the operator's reason as written), else the server's words.
+    update(S.withError(state, errorText(message) || t("table.deleted")));
   },
 };
 
