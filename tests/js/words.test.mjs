@@ -104,3 +104,43 @@ test("a refusal is worded from the table by its key and params, else the server'
   );
   assert.equal(errorText({ ...body, more: [{ key: "moderation.unknown" }] }), "Już {limit}");
 });
+
+test("the page's language: the one chosen, else the browser's first the site has, else Polish", async () => {
+  const { chooseLanguage, firstKnown, pageLanguage } =
+    await import("../../src/tysiac/web/static/js/lang.js");
+  assert.equal(firstKnown(["uk-UA", "pl"]), "uk");
+  assert.equal(firstKnown(["de-DE", "en-GB", "uk"]), "en");
+  assert.equal(firstKnown(["de", "fr"]), null);
+  assert.equal(firstKnown([]), null);
+  const stored = new Map();
+  const saved = { localStorage: globalThis.localStorage, navigator: globalThis.navigator };
+  Object.defineProperty(globalThis, "localStorage", {
+    configurable: true,
+    value: {
+      getItem: (key) => stored.get(key) ?? null,
+      setItem: (key, value) => stored.set(key, String(value)),
+      removeItem: (key) => stored.delete(key),
+    },
+  });
+  Object.defineProperty(globalThis, "navigator", {
+    configurable: true,
+    value: { languages: ["de-AT", "uk-UA"], language: "de-AT" },
+  });
+  try {
+    assert.equal(pageLanguage(), "uk");
+    chooseLanguage("en");
+    assert.equal(stored.get("lang"), "en");
+    assert.equal(pageLanguage(), "en");
+    stored.set("lang", "xx"); // not a language of the site: the browser's again
+    assert.equal(pageLanguage(), "uk");
+    chooseLanguage(null);
+    Object.defineProperty(globalThis, "navigator", {
+      configurable: true,
+      value: { languages: ["fr-FR"] },
+    });
+    assert.equal(pageLanguage(), "pl");
+  } finally {
+    for (const [name, value] of Object.entries(saved))
+      Object.defineProperty(globalThis, name, { configurable: true, writable: true, value });
+  }
+});
