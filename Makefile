@@ -86,6 +86,9 @@ lint: install assets
 	$(BIN)/ruff check src tests bench tools
 	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy --strict src
+	# Every language has every key of pl.json (its own plural forms), the same
+	# placeholders, and every key is used (docs/catalogue.md).
+	$(BIN)/python tools/check_catalogue.py
 	npx --no -- eslint $(JS)
 	npx --no -- prettier --check $(JS)
 

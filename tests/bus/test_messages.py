@@ -36,6 +36,8 @@ MESSAGES: list[Message] = [
     Resync(),
     Deleted("Ta gra została usunięta przez administratora serwisu. Powód: test"),
     Deleted(None),
+    Deleted("Ta gra została usunięta przez administratora serwisu. Powód: x", "removed", "x"),
+    Deleted("Ta gra została usunięta: zakończone gry znikają po 7 dniach.", "expired"),
     Broken(),
 ]
 

@@ -202,3 +202,30 @@ describe("presets", () => {
     assert.deepEqual(presetItems(preset("standard")), []);
   });
 });
+
+describe("the words of another language", () => {
+  it("rebuilds the card faces and names when the words change", async () => {
+    const { site } = await import("./site.mjs");
+    const { setWords } = await import("../../src/tysiac/web/static/js/words.js");
+    const { LABELS } = await import("../../src/tysiac/web/static/js/cards.js");
+    assert.equal(LABELS.Q, "D");
+    const english = {
+      ...site.words,
+      "card.face.Q": "Q",
+      "card.face.J": "J",
+      "card.rank.Q": "queen",
+      "card.suit.H": "hearts",
+      "card.name": "{rank} of {suit}",
+    };
+    try {
+      setWords(english, "en", ["pl", "en"]);
+      assert.equal(LABELS.Q, "Q");
+      assert.equal(LABELS.J, "J");
+      assert.equal(A.cardName("QH"), "queen of hearts");
+    } finally {
+      setWords(site.words, site.lang, site.languages);
+    }
+    assert.equal(LABELS.Q, "D");
+    assert.equal(A.cardName("QH"), "dama kier");
+  });
+});

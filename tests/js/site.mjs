@@ -16,6 +16,6 @@ const script = [
 export const site = JSON.parse(execFileSync(python, ["-c", script], { encoding: "utf-8" }));
 
 globalThis.fetch = async (path) => {
-  if (path !== "/api/site") throw new TypeError(`no server here for ${path}`);
+  if (!/^\/api\/site(\?lang=\w+)?$/.test(path)) throw new TypeError(`no server here for ${path}`);
   return new Response(JSON.stringify(site), { headers: { "Content-Type": "application/json" } });
 };

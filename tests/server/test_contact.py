@@ -36,6 +36,9 @@ from .contact_kit import (
 from .contact_kit import contact_settings as kit_settings
 from .harness import JSON_TYPE, FakeClock, LiveServer, live_server
 
+# What an error body may carry (docs/protocol.md §2).
+ERROR_FIELDS = ("code", "key", "message", "field", "params", "more")
+
 STRANGER = "stranger@example.net"
 PLAINTEXT = (
     "Content-Type: text/plain; charset=utf-8\r\n"
@@ -72,7 +75,7 @@ def post(server: LiveServer, message: Any, address: str = "203.0.113.7") -> http
 def error_of(response: httpx.Response) -> dict[str, str]:
     body: dict[str, dict[str, str]] = response.json()
     assert set(body) == {"error"}
-    assert {"code", "message"} <= set(body["error"]) <= {"code", "message", "field", "params"}
+    assert {"code", "key", "message"} <= set(body["error"]) <= {*ERROR_FIELDS}
     return body["error"]
 
 
@@ -245,6 +248,7 @@ def test_five_a_day_per_address_then_a_clear_refusal_then_again_after_a_day(
         assert refused.status_code == 429
         assert error_of(refused) == {
             "code": "contact_limit",
+            "key": "error.contact_limit",
             "message": "Z Twojego adresu wysłano już 5 wiadomości w ciągu doby (tyle wynosi"
             " limit). Spróbuj jutro albo napisz do operatora e-mailem.",
             "params": {"limit": 5},

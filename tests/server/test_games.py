@@ -198,7 +198,11 @@ def test_unknown_paths_get_the_error_shape(tmp_path: Path) -> None:
     with live_server(tmp_path) as server, server.http() as http:
         missing = http.get("/nope")
         assert missing.status_code == 404
-        assert missing.json()["error"] == {"code": "not_found", "message": "Nie ma takiej strony."}
+        assert missing.json()["error"] == {
+            "code": "not_found",
+            "key": "error.not_found",
+            "message": "Nie ma takiej strony.",
+        }
         wrong = http.delete("/api/games")
         assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
         assert set(wrong.headers["allow"].replace(" ", "").split(",")) >= {"GET", "POST"}

@@ -13,11 +13,14 @@ from websockets.sync.client import connect
 
 from .harness import JSON_TYPE, live_server
 
+# What an error body may carry (docs/protocol.md §2).
+ERROR_FIELDS = ("code", "key", "message", "field", "params", "more")
+
 
 def error_of(response: Any) -> dict[str, str]:
     body: dict[str, dict[str, str]] = response.json()
     assert set(body) == {"error"}
-    assert {"code", "message"} <= set(body["error"]) <= {"code", "message", "field", "params"}
+    assert {"code", "key", "message"} <= set(body["error"]) <= {*ERROR_FIELDS}
     return body["error"]
 
 

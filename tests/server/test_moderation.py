@@ -103,6 +103,9 @@ def test_two_warnings_then_a_day_then_a_week(tmp_path: Path) -> None:
         assert first.status_code == 400 and error(first)["code"] == "vulgar"
         assert error(first)["message"].startswith("Ten nick zawiera niedozwolone słowo")
         assert "pierwsze ostrzeżenie" in error(first)["message"]
+        # The page words it by its keys: the refusal's, then the sentences that follow.
+        assert error(first)["key"] == "error.vulgar.nick"
+        assert error(first)["more"] == [{"key": "moderation.warning.first", "params": {}}]
         second = ala.create("Ala", name="k u r w a mać")
         assert "Nazwa gry zawiera niedozwolone słowo" in error(second)["message"]
         assert "ostatnie ostrzeżenie" in error(second)["message"]
@@ -179,7 +182,12 @@ def test_a_vulgar_chat_line_is_not_sent_and_two_turn_the_games_chat_off(tmp_path
                 state = client.wait_state(lambda s: not s["game"]["can_chat"])
             assert state["game"]["chat_note"] == closed
         ala_ws.send({"type": "chat", "text": "dobra gra"})
-        assert ala_ws.error() == {"code": "chat_closed", "message": closed, "field": "text"}
+        assert ala_ws.error() == {
+            "code": "chat_closed",
+            "key": "error.chat_closed.closed",
+            "message": closed,
+            "field": "text",
+        }
         for client in (ala_ws, ola_ws, watcher):
             client.drain()
             text = str(client.messages)
@@ -259,7 +267,11 @@ def test_the_operator_removes_a_game_and_everyone_sees_why(tmp_path: Path) -> No
         )
         expected = f"Ta gra została usunięta przez administratora serwisu. Powód: {reason}"
         for client in (*players, watcher):
-            assert client.wait(lambda m: m["type"] == "deleted")["message"] == expected
+            told = client.wait(lambda m: m["type"] == "deleted")
+            assert told["message"] == expected
+            # The page words it by its key, the operator's reason as written.
+            assert told["key"] == "error.deleted.removed"
+            assert told["params"] == {"reason": reason}
             assert client.closed()
         with server.http() as http:
             for response in (
@@ -371,6 +383,7 @@ def test_a_browser_that_creates_on_its_first_request_holds_one_seat(tmp_path: Pa
             assert again.status_code == 409
             assert error(again) == {
                 "code": "already_seated",
+                "key": "error.already_seated",
                 "message": "Już siedzisz przy tym stole jako Ala.",
                 "params": {"nick": "Ala"},
             }
@@ -386,6 +399,7 @@ def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
         assert again.status_code == 409
         assert error(again) == {
             "code": "already_seated",
+            "key": "error.already_seated",
             "message": "Już siedzisz przy tym stole jako Ala.",
             "params": {"nick": "Ala"},
         }
@@ -400,6 +414,7 @@ def test_one_browser_holds_one_seat_at_a_table(tmp_path: Path) -> None:
         full = ola.join(code, "Ola2")  # a full table: still told where it sits
         assert error(full) == {
             "code": "already_seated",
+            "key": "error.already_seated",
             "message": "Już siedzisz przy tym stole jako Ola.",
             "params": {"nick": "Ola"},
         }

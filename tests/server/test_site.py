@@ -51,6 +51,7 @@ def test_a_refusal_names_its_field_and_its_values(tmp_path: Path) -> None:
         long_nick = http.post("/api/games", json={"nick": "x" * 21, "players": 3})
         assert long_nick.json()["error"] == {
             "code": "too_long",
+            "key": "error.too_long.nick",
             "message": "Nick może mieć najwyżej 20 znaków.",
             "field": "nick",
             "params": {"limit": 20},
@@ -60,6 +61,7 @@ def test_a_refusal_names_its_field_and_its_values(tmp_path: Path) -> None:
         )
         assert options.json()["error"] == {
             "code": "bad_options",
+            "key": "error.bad_options.value",
             "message": "Krok licytacji: niedozwolona wartość 7. Można: 10, 5.",
             "field": "options",
             "params": {"option": "Krok licytacji", "value": "7", "allowed": "10, 5"},
@@ -67,4 +69,8 @@ def test_a_refusal_names_its_field_and_its_values(tmp_path: Path) -> None:
         players = http.post("/api/games", json={"nick": "Ala", "players": 5})
         assert players.json()["error"]["field"] == "players"
         unknown = http.get("/api/games/ZZZZZZ").json()["error"]
-        assert unknown == {"code": "unknown_game", "message": "Nie ma gry o takim kodzie."}
+        assert unknown == {
+            "code": "unknown_game",
+            "key": "error.unknown_game",
+            "message": "Nie ma gry o takim kodzie.",
+        }

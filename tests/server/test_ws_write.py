@@ -23,6 +23,9 @@ class FakeSocket:
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
+        # The handshake's: no ?lang= and no Accept-Language, so Polish.
+        self.query_params: dict[str, str] = {}
+        self.headers: dict[str, str] = {}
 
     async def send_text(self, text: str) -> None:
         self.sent.append(json.loads(text))

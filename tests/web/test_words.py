@@ -16,12 +16,11 @@ import re
 from pathlib import Path
 
 import pytest
+from tools import check_catalogue
 
-from tysiac import bots, catalogue
-from tysiac.rules import cards
-from tysiac.rules.hand import Phase
-from tysiac.rules.options import CHOICES, PRESETS, option_id, value_key
-from tysiac.server.moderation import texts, violations
+from tysiac import catalogue
+from tysiac.rules.options import CHOICES, option_id
+from tysiac.server.moderation import texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "tysiac"
@@ -31,9 +30,10 @@ WORDS = catalogue.words("pl")
 # (card.rank.Q, card.suit.H), the only capitals in a key.
 GROUPS = (
     "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
-    "|outcome|turn|table|connection|home|contact|settings|page|review"
+    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review"
 )
-KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b)[A-Za-z0-9_]+)+")  # not contact.html
+# Not a file name: contact.html, manifest.webmanifest.
+KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b|webmanifest\b)[A-Za-z0-9_]+)+")
 # The forms of a counted text (a11y.js pluralForm, counted("count.cards", n)).
 PLURAL_FORMS = ("one", "few", "many")
 # Arguments of a refusal that are no placeholder.
@@ -92,30 +92,9 @@ def keys_in_js() -> set[str]:
 
 
 def families() -> set[str]:
-    """The keys the server's tables name, each used wherever its table is shown."""
-    keys = {f"level.{level}" for level in bots.LEVELS}
-    keys |= {f"phase.{phase.value}" for phase in Phase}
-    for key, values in CHOICES.items():
-        keys |= {f"option.{key}.name", f"option.{key}.help"}
-        keys |= {value_key(key, value) for value in values}
-    for preset, chosen in PRESETS.items():
-        keys.add(f"preset.{preset}.name")
-        if not chosen:  # the standard rules and "Własne": a line of help
-            keys.add(f"preset.{preset}.help")
-        if chosen is not None:  # every preset that sets options: where its tables play so
-            keys.add(f"preset.{preset}.where")
-    for field in (texts.NICK, texts.NAME, texts.CHAT):
-        for code in ("empty_text", "too_long", "too_many_marks", "bad_characters"):
-            keys.add(f"error.{code}.{field.kind}")
-    keys |= {f"error.vulgar.{kind}" for kind in violations.FIELDS}
-    keys |= {f"error.{what}_step.{step}" for what in ("bid", "contract") for step in (10, 5)}
-    actions = (SRC / "rules" / "actions.py").read_text(encoding="utf-8")
-    keys |= {f"error.malformed.action.{w}" for w in re.findall(r'_malformed\("(\w+)"', actions)}
-    # A card's names by its codes (rules/cards.py; a11y.js, cards.js and card_name spell
-    # them as card.rank.${rank}, which no scan of literal keys sees).
-    keys |= {f"card.{part}.{rank}" for part in ("rank", "face") for rank in cards.RANKS}
-    keys |= {f"card.suit.{suit}" for suit in cards.SUITS}
-    return keys
+    """The keys the server's tables name, each used wherever its table is shown (the same
+    families as `make lint`'s check, tools/check_catalogue.py)."""
+    return check_catalogue.families()
 
 
 def counted_stems_in_js() -> set[str]:

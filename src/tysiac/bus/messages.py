@@ -71,9 +71,13 @@ class Resync:
 
 @dataclass(frozen=True, slots=True)
 class Deleted:
-    """The game is gone; ``message``: why, for its players (None: no reason given)."""
+    """The game is gone; ``message``: why, for its players (None: no reason given), in
+    Polish; ``reason`` (``removed``, ``expired``) and the operator's ``note``: the same,
+    for the page to word it in its own language (``error.deleted.<reason>``)."""
 
     message: str | None = None
+    reason: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +121,10 @@ def to_json(message: Message, change: Change | None = None) -> bytes:
             payload = {"presence": seats}
         case Resync():
             payload = {"resync": True}
-        case Deleted(message=text):
+        case Deleted(message=text, reason=reason, note=note):
             payload = {"deleted": True, "message": text}
+            # Only when there is one: the JSON of a deletion without stays as it was.
+            payload |= {name: v for name, v in (("reason", reason), ("note", note)) if v}
         case Broken():
             payload = {"v": -1, "events": []}
     return orjson.dumps(payload, option=JSON_OPTIONS)
@@ -138,8 +144,12 @@ def from_json(data: bytes | str) -> tuple[Message, Change | None]:
             case {"resync": True}:
                 return Resync(), None
             case {"deleted": True, **rest}:
-                text = rest.get("message")
-                return Deleted(None if text is None else str(text)), None
+                text, reason, note = (rest.get(name) for name in ("message", "reason", "note"))
+                return Deleted(
+                    None if text is None else str(text),
+                    None if reason is None else str(reason),
+                    None if note is None else str(note),
+                ), None
             case {"v": -1, "events": []}:
                 return Broken(), None
             case {"v": int(version), "events": list(events), **rest}:

@@ -1,7 +1,8 @@
 """Every name and sentence a player reads, once, by code: one JSON file per language.
 
-``pl.json`` is the catalogue (Polish, the first language; English and Ukrainian come
-later as ``en.json`` and ``uk.json`` with the same keys). Its keys are flat, dotted codes
+``pl.json`` is the catalogue (Polish, the first language and the default); ``en.json``
+and ``uk.json`` have the same keys, but for the counted texts, which have the plural
+categories of their own language's CLDR rule (docs/catalogue.md). Its keys are flat, dotted codes
 (``error.unknown_game``, ``option.bid_step.value.5``, ``level.strong``, ``phase.bidding``)
 and its placeholders are named, ``{nick}``. docs/catalogue.md says how to add a word.
 
@@ -22,8 +23,16 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-LANGUAGES = ("pl",)
+LANGUAGES = ("pl", "en", "uk")  # the site's languages, Polish first
 DEFAULT = "pl"
+
+
+def _has_file(lang: str) -> bool:
+    return resources.files(__name__).joinpath(f"{lang}.json").is_file()
+
+
+# The languages whose catalogue is here: those served; any other is spelled in Polish.
+AVAILABLE = tuple(lang for lang in LANGUAGES if _has_file(lang))
 
 _formatter = string.Formatter()
 
@@ -31,7 +40,7 @@ _formatter = string.Formatter()
 @cache
 def words(lang: str = DEFAULT) -> Mapping[str, str]:
     """The catalogue of ``lang``: key -> text with its ``{named}`` placeholders."""
-    if lang not in LANGUAGES:
+    if lang not in AVAILABLE:
         raise KeyError(f"no catalogue for language {lang!r}")
     data = json.loads(resources.files(__name__).joinpath(f"{lang}.json").read_text("utf-8"))
     assert isinstance(data, dict) and all(isinstance(v, str) for v in data.values())

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tysiac.catalogue import text
 from tysiac.server.config import Settings
 from tysiac.server.contact.mail import MailError, pgp_mime, send_mail
 from tysiac.server.contact.openpgp import (
@@ -37,6 +38,7 @@ from tysiac.server.contact.openpgp import (
 from tysiac.server.errors import ServiceError
 from tysiac.server.http.api import client_address, service_of
 from tysiac.server.http.inbound import json_body
+from tysiac.server.http.language import language
 from tysiac.server.security import ip_hash
 from tysiac.store.contact import (
     forget_old_contact_sends,
@@ -163,7 +165,7 @@ async def send_contact(request: Request) -> Response:
         raise refusal("relay_failed") from None
     log.info("contact message relayed to the operator")
     return JSONResponse(
-        {"sent": True, "message": "Wiadomość wysłana. Dziękujemy!"},
+        {"sent": True, "message": text("contact.sent", language(request))},
         headers={"Cache-Control": "no-store"},
     )
 

@@ -46,6 +46,7 @@ class GameInfo(TypedDict):
     trick_shown_ms: int | None
     can_chat: bool
     chat_note: str | None
+    chat_note_key: str | None  # the same by its catalogue key, for the page to word
     cancelled: str | None
     rematch: str | None
     rematch_of: str | None
@@ -126,7 +127,10 @@ def snapshot(
             "time_left_ms": time_left_ms,
             "trick_shown_ms": _trick_shown_ms(table, now),
             "can_chat": refused is None,
+            # Why this seat may not write: the catalogue's key (the page words it in its
+            # language) and its Polish text, for a page that lacks the key.
             "chat_note": text(refused) if settings.chat and refused is not None else None,
+            "chat_note_key": refused if settings.chat else None,
             "cancelled": table.cancelled,
             "rematch": table.rematch,
             "rematch_of": table.rematch_of,

@@ -131,7 +131,8 @@ class Sweeper:
             if notice.code not in told:
                 self.service.forget(notice.code)
                 text = deleted_message(notice.reason, notice.message)
-                self.service.bus.deliver(notice.code, Deleted(text))
+                deleted = Deleted(text, notice.reason, notice.message)
+                self.service.bus.deliver(notice.code, deleted)
 
     async def _mail_statistics(self, now: datetime) -> None:
         settings = self.service.settings

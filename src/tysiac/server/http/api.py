@@ -25,6 +25,7 @@ from tysiac.server.game.lobby import Seated
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import KEPT
 from tysiac.server.http.inbound import json_body
+from tysiac.server.http.language import asked, language
 from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
 from tysiac.server.moderation import texts
 from tysiac.server.moderation.authors import DEVICE_COOKIE, ISSUED_DEVICE, Author
@@ -203,10 +204,33 @@ def _worker() -> Response:
     )
 
 
+# The manifest's words, the catalogue's (manifest.*), in the request's language.
+MANIFEST_WORDS = {
+    "name": "manifest.name",
+    "short_name": "manifest.short_name",
+    "description": "manifest.description",
+}
+
+
+def _manifest(request: Request) -> Response:
+    """The PWA manifest worded in the request's language (``?lang=``, else the browser's
+    ``Accept-Language``, by which the browser asks for it), with its ``lang``."""
+    lang = language(request)
+    manifest = json.loads((STATIC / "manifest.webmanifest").read_text(encoding="utf-8"))
+    manifest.update({field: catalogue.text(key, lang) for field, key in MANIFEST_WORDS.items()})
+    manifest["lang"] = lang
+    headers = {"Cache-Control": "no-cache"}
+    if asked(request) is None:
+        headers["Vary"] = "Accept-Language"
+    return JSONResponse(manifest, media_type="application/manifest+json", headers=headers)
+
+
 async def page(request: Request) -> Response:
     name = PAGES[request.url.path]
     if name == "sw.js":
         return await run_in_threadpool(_worker)  # hashing reads files: off the event loop
+    if name == "manifest.webmanifest":
+        return _manifest(request)
     return _file(name)
 
 
@@ -250,25 +274,32 @@ def site_facts(settings: Settings, lang: str = catalogue.DEFAULT) -> dict[str, A
             "chat": texts.CHAT_MAX,
         },
         "lang": lang,
+        "languages": list(catalogue.AVAILABLE),
         "words": dict(catalogue.words(lang)),
     }
 
 
-_site: dict[int, tuple[bytes, str]] = {}
+_site: dict[tuple[int, str], tuple[bytes, str]] = {}
 
 
 async def site(request: Request) -> Response:
-    """``site_facts`` as JSON, the same bytes while the process runs: sent with an ETag
-    (its hash) and ``no-cache``, so a page load asks again and gets a 304 while nothing
-    changed, and a new release or configuration is seen at once."""
+    """``site_facts`` as JSON in the request's language (``?lang=``, else
+    ``Accept-Language``: then the answer varies by it), the same bytes per language while
+    the process runs: sent with an ETag (its hash) and ``no-cache``, so a page load asks
+    again and gets a 304 while nothing changed, and a new release or configuration is
+    seen at once."""
     settings = service_of(request).settings
-    if id(settings) not in _site:
-        body = json.dumps(site_facts(settings), ensure_ascii=False, separators=(",", ":"))
+    lang = language(request)
+    if (id(settings), lang) not in _site:
+        body = json.dumps(site_facts(settings, lang), ensure_ascii=False, separators=(",", ":"))
         encoded = body.encode()
-        _site.clear()
-        _site[id(settings)] = encoded, f'"{hashlib.sha256(encoded).hexdigest()[:20]}"'
-    body_bytes, etag = _site[id(settings)]
+        if any(held != id(settings) for held, _ in _site):
+            _site.clear()
+        _site[id(settings), lang] = encoded, f'"{hashlib.sha256(encoded).hexdigest()[:20]}"'
+    body_bytes, etag = _site[id(settings), lang]
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if asked(request) is None:
+        headers["Vary"] = "Accept-Language"
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(body_bytes, media_type="application/json", headers=headers)
@@ -276,7 +307,7 @@ async def site(request: Request) -> Response:
 
 async def service_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ServiceError)
-    return JSONResponse(error_body(error), status_code=error.status)
+    return JSONResponse(error_body(error, language(request)), status_code=error.status)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -288,7 +319,9 @@ async def http_error(request: Request, error: Exception) -> Response:
         refusal = ServiceError("error.method_not_allowed", 405)
     else:
         refusal = ServiceError("error.http_error", error.status_code)
-    return JSONResponse(error_body(refusal), status_code=refusal.status, headers=error.headers)
+    return JSONResponse(
+        error_body(refusal, language(request)), status_code=refusal.status, headers=error.headers
+    )
 
 
 routes = [

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from tysiac import catalogue
+from tysiac.catalogue import spell, spelled
 from tysiac.server.errors import ServiceError
 
 MAX_BODY = 4096  # bytes of an HTTP body or a WebSocket message
@@ -108,12 +110,27 @@ def parse_message(text: str) -> Hello | Move | Chat | Report | Rematch | AddBot 
         raise _refusal(error) from None
 
 
-def error_body(error: ServiceError) -> dict[str, Any]:
-    """``code`` and ``message`` always; ``field`` when the refusal concerns one field of
-    the request (the form shows it there), ``params`` when the message has values."""
-    body: dict[str, Any] = {"code": error.code, "message": error.message}
+def error_body(error: ServiceError, lang: str = catalogue.DEFAULT) -> dict[str, Any]:
+    """``code`` (stable), ``key`` (the catalogue's ``error.<code>[.<variant>]``, by which
+    the page words it) and ``message`` (the server's own wording, in ``lang``) always;
+    ``field`` when the refusal concerns one field of the request (the form shows it there),
+    ``params`` when the message has values (a value that is itself a word, an option's
+    name, spelled in ``lang``), ``more`` when sentences follow the first (moderation's
+    consequences: each its ``key`` and ``params``)."""
+    more = error.words[1:]
+    body: dict[str, Any] = {
+        "code": error.code,
+        "key": error.key,
+        "message": spell(error.words, lang),
+    }
     if error.field is not None:
         body["field"] = error.field
-    if error.params:
-        body["params"] = error.params
+    params = {name: spelled(v, lang) for word in error.words for name, v in word.params.items()}
+    if params:
+        body["params"] = params
+    if more:
+        body["more"] = [
+            {"key": word.key, "params": {n: spelled(v, lang) for n, v in word.params.items()}}
+            for word in more
+        ]
     return {"error": body}

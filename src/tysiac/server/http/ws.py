@@ -18,11 +18,13 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tysiac.bus.messages import Broken, Deleted, Message, Presence, Resync, Update
+from tysiac.catalogue import spell
 from tysiac.server.errors import ServiceError, unknown_game
 from tysiac.server.game import computers, play, rematch, talk
 from tysiac.server.game.service import GameService
 from tysiac.server.game.snapshot import Held
 from tysiac.server.http import inbound
+from tysiac.server.http.language import language
 from tysiac.server.http.messages import (
     AddBot,
     Chat,
@@ -68,6 +70,7 @@ class Connection:
         self.sent_version = -1  # of the last state sent
         self.told_version = -1  # of the last events sent
         self.held: Held | None = None  # what it was sent of the log and chat; None: nothing
+        self.lang = language(ws)  # of the messages the server words itself
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: Mapping[str, Any]) -> None:
@@ -86,7 +89,7 @@ class Connection:
             await self.send(state)
 
     async def error(self, error: ServiceError) -> None:
-        await self.send({"type": "error", **error_body(error)})
+        await self.send({"type": "error", **error_body(error, self.lang)})
 
     async def read(self) -> None:
         own = Buckets(BUCKET_SIZE, BUCKET_RATE, time.monotonic)  # this socket's own rate
@@ -145,15 +148,22 @@ class Connection:
             await self._write(queue)
         except ServiceError as error:  # the game went away under us
             if error.code == "deleted":  # found before the notice came (another process's)
-                await self._deleted(error.message)
+                await self._deleted(spell(error.words, self.lang), error.key, error.params)
             else:
                 await self.error(error)
                 await self.ws.close(code=4000 + min(error.status, 999))
         finally:
             self.service.bus.unsubscribe(self.code, queue)
 
-    async def _deleted(self, message: str | None) -> None:
-        await self.send({"type": "deleted", "message": message})
+    async def _deleted(
+        self, message: str | None, key: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        """Tell the page its game is gone: why in the server's words (``message``) and by
+        the catalogue's ``key`` and ``params``, for the page to word it."""
+        told: dict[str, Any] = {"type": "deleted", "message": message}
+        if key is not None:
+            told |= {"key": key, "params": dict(params or {})}
+        await self.send(told)
         await self.ws.close(code=1000)
 
     async def _write(self, queue: asyncio.Queue[Message]) -> None:
@@ -175,8 +185,13 @@ class Connection:
                     # send theirs again); the sweeper's process dropped the game, so its
                     # read is refused as broken_game: the connection is told and closed.
                     await self.send_state(-1)
-                case Deleted(message=text):
-                    await self._deleted(text)
+                case Deleted(message=text, reason=reason, note=note):
+                    if reason == "removed":
+                        await self._deleted(text, "error.deleted.removed", {"reason": note})
+                    elif reason is not None:
+                        await self._deleted(text, "error.deleted.expired")
+                    else:
+                        await self._deleted(text)
                     return
 
 
@@ -203,7 +218,7 @@ async def game_socket(ws: WebSocket) -> None:
     except ServiceError as error:
         # The client may be gone by now: then there is nobody to tell (WebSocketDisconnect).
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await ws.send_json({"type": "error", **error_body(error)})
+            await ws.send_json({"type": "error", **error_body(error, language(ws))})
             await ws.close(code=4000 + min(error.status, 999))
         return
     except WebSocketDisconnect:

@@ -3,15 +3,21 @@
 // start: role="status" (whose turn, time running short) and role="log" "Przebieg gry"
 // (bids, plays, tricks, melds, hand results). Pure but for the live regions' nodes.
 
-import "./site.js"; // the words first: the names below are taken once
-import { t } from "./words.js";
+import "./site.js"; // the words first: the names below are taken from them
+import { counted, onWords, pluralForm, t } from "./words.js";
 
 const RANK_CODES = "9JQKTA";
 const SUIT_CODES = "SCDH";
 /** The ranks' and suits' names by code (card.rank.<rank>, card.suit.<suit>). */
-export const RANKS = Object.fromEntries([...RANK_CODES].map((r) => [r, t(`card.rank.${r}`)]));
-export const SUITS = Object.fromEntries([...SUIT_CODES].map((s) => [s, t(`card.suit.${s}`)]));
-export const BACK = t("card.back");
+// Built from the words, and again when they change (another language).
+export const RANKS = {};
+export const SUITS = {};
+export let BACK = "";
+onWords(() => {
+  for (const r of RANK_CODES) RANKS[r] = t(`card.rank.${r}`);
+  for (const s of SUIT_CODES) SUITS[s] = t(`card.suit.${s}`);
+  BACK = t("card.back");
+});
 
 /**
  * "dama kier"; with the marriage value it would score if led (the view's
@@ -29,24 +35,10 @@ export const meldName = (meld) =>
     ? t("meld.suit", { suit: SUITS[meld.suit], value: meld.value })
     : t("meld.aces", { value: meld.value });
 
-/**
- * Which plural form a count takes: "one", "few" or "many" (Polish: 1; 2-4 except 12-14,
- * 22-24…; the rest). A counted text has a key per form (`count.cards.one`, `.few`,
- * `.many`); another language brings its own rule here.
- */
-export function pluralForm(n) {
-  if (n === 1) return "one";
-  const tens = n % 100;
-  const units = n % 10;
-  return units >= 2 && units <= 4 && (tens < 12 || tens > 14) ? "few" : "many";
-}
-
 /** Polish plural: plural(5, "karta", "karty", "kart") → "kart". */
-export const plural = (n, one, few, many) => ({ one, few, many })[pluralForm(n)];
+export const plural = (n, one, few, many) => ({ one, few, many })[pluralForm(n, "pl")];
 
-/** A counted text: counted("count.cards", 5) → "5 kart" (the form by |n|). */
-export const counted = (stem, n, params = {}) =>
-  t(`${stem}.${pluralForm(Math.abs(n))}`, { n, ...params });
+export { counted, pluralForm };
 
 /** A move time as people say it: "1 minuta", "2 minuty", "45 sekund". */
 export function durationText(seconds) {

@@ -3,7 +3,7 @@
 // catalogue's, by t(), read when a request fails: by then site.js has loaded the words, or
 // failed to, and the page shows the key (the first request, /api/site itself, is told
 // apart by site.js, which leaves `site` null).
-import { t } from "./words.js";
+import { errorText, t } from "./words.js";
 
 export class ApiError extends Error {
   // `field`: the request's field the refusal concerns ("nick", "options"…), or undefined;
@@ -39,7 +39,7 @@ export async function request(method, path, body, cache = "no-store") {
     const error = data?.error;
     throw new ApiError(
       error?.code || "http",
-      error?.message || t("connection.server_error", { status: response.status }),
+      error ? errorText(error) : t("connection.server_error", { status: response.status }),
       response.status,
       error?.field,
       error?.params,
@@ -57,4 +57,6 @@ export const joinGame = (code, nick) =>
 export const listGames = () => request("GET", "/api/games");
 export const gameInfo = (code) => request("GET", `/api/games/${encodeURIComponent(code)}`);
 // Revalidated, not refetched: the server answers 304 to its ETag while nothing changed.
-export const siteInfo = () => request("GET", "/api/site", undefined, "no-cache");
+// The words are those of `lang` (lang.js pageLanguage), or Polish if the server has none.
+export const siteInfo = (lang) =>
+  request("GET", `/api/site?lang=${encodeURIComponent(lang)}`, undefined, "no-cache");

@@ -4,10 +4,15 @@
 // D, W, 9 (R2; the catalogue's card.face.<rank>). Every drawing is aria-hidden: the names
 // come from a11y.js.
 import { svg } from "./dom.js";
-import "./site.js"; // the words first: the labels below are taken once
-import { t } from "./words.js";
+import "./site.js"; // the words first: the labels below are taken from them
+import { onWords, t } from "./words.js";
 
-export const LABELS = Object.fromEntries([..."9JQKTA"].map((r) => [r, t(`card.face.${r}`)]));
+/** The letters on each rank's face in the page's language (card.face.<rank>: D, W; Q, J;
+ * Д, В), built again when the words change. */
+export const LABELS = {};
+onWords(() => {
+  for (const r of "9JQKTA") LABELS[r] = t(`card.face.${r}`);
+});
 
 // Each suit in a 100 × 100 box.
 const SHAPES = {

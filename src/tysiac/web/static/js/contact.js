@@ -123,7 +123,7 @@ async function submit(event) {
     say(t("contact.sending"));
     const sent = await request("POST", "/api/contact", { message: armored });
     form.reset();
-    say(`${sent?.message || t("contact.sent")} ${t("contact.sent.reply")}`);
+    if (sent) say(`${t("contact.sent")} ${t("contact.sent.reply")}`); // worded here, by the page
   } catch (error) {
     const text = error instanceof ApiError ? error.message : t("contact.failed");
     if (error instanceof ApiError && error.code === "contact_off") showOff();

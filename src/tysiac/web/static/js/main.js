@@ -12,7 +12,7 @@ import { play as playSound } from "./sound.js";
 import { site } from "./site.js";
 import * as S from "./state.js";
 import * as store from "./store.js";
-import { t } from "./words.js";
+import { errorText, lang, t } from "./words.js";
 
 initPwa();
 initLive($("turn"), $("announcer"));
@@ -87,7 +87,8 @@ const handlers = {
     }
   },
   error(message) {
-    const { code: kind, message: text, field } = message.error;
+    const { code: kind, field } = message.error;
+    const text = errorText(message.error);
     if (kind === "deleted") store.markEnded(code);
     if (field === "text") {
       // A refusal of a chat line (the field of the chat message), shown beside the chat.
@@ -106,13 +107,15 @@ const handlers = {
   },
   deleted(message) {
     store.markEnded(code);
-    update(S.withError(state, message.message || t("table.deleted")));
+    // Worded by its key (the operator's reason as written), else the server's words.
+    update(S.withError(state, errorText(message) || t("table.deleted")));
   },
 };
 
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const socket = openSocket({
-  url: `${scheme}://${location.host}/ws/${encodeURIComponent(code)}`,
+  // The page's language: the server words what it must in it (the error's `message`).
+  url: `${scheme}://${location.host}/ws/${encodeURIComponent(code)}?lang=${lang()}`,
   hello: () => state.stored?.token ?? null,
   handlers,
   onStatus: (status, closeCode) => {

@@ -1,10 +1,13 @@
-// Appearance and sound: theme, font and text size, kept in localStorage under exactly
-// `theme`, `font` and `textSize` (boot.js applies them before the first paint), and the
-// table's sounds under `sound` (sound.js reads it at each play). The "Aa" button opens a
-// dialog to change them; every change applies at once.
+// Appearance, sound and language: theme, font and text size, kept in localStorage under
+// exactly `theme`, `font` and `textSize` (boot.js applies them before the first paint),
+// the table's sounds under `sound` (sound.js reads it at each play), and the page's
+// language under `lang` (lang.js). The "Aa" button opens a dialog to change them; every
+// change applies at once: a new language reloads the page, which then asks the server for
+// its words (every module names things once its words are there, so a reload redraws all).
 import { el } from "./dom.js";
+import { chooseLanguage } from "./lang.js";
 import { play, rememberSound } from "./sound.js";
-import { ready, t } from "./words.js";
+import { availableLanguages, lang, ready, t } from "./words.js";
 
 // Each setting's values; its legend and the values' names are the catalogue's
 // (settings.<key>, settings.<key>.<value>).
@@ -34,6 +37,26 @@ const LABELS = {
   },
   sound: { off: "settings.sound.off", on: "settings.sound.on" },
 };
+
+// Each language by its own name, which every catalogue spells the same ("English").
+const LANGUAGE_NAMES = { pl: "language.pl", en: "language.en", uk: "language.uk" };
+
+/** The switcher: "Język / Language / Мова", the languages the server has words of. */
+function languageGroup() {
+  return el(
+    "fieldset",
+    { class: "language" },
+    el("legend", {}, t("settings.language")),
+    availableLanguages().map((code) =>
+      el(
+        "label",
+        { class: "choice", lang: code },
+        el("input", { type: "radio", name: "lang", value: code, checked: code === lang() }),
+        ` ${LANGUAGE_NAMES[code] ? t(LANGUAGE_NAMES[code]) : code}`,
+      ),
+    ),
+  );
+}
 
 export function loadSettings() {
   const settings = {};
@@ -97,6 +120,7 @@ function buildDialog(settings) {
     "dialog",
     { id: "settings-dialog", class: "dialog", "aria-labelledby": "settings-title" },
     el("h2", { id: "settings-title" }, t("settings.title")),
+    languageGroup(),
     groups,
     el(
       "p",
@@ -106,6 +130,11 @@ function buildDialog(settings) {
   );
   dialog.addEventListener("change", (event) => {
     const input = event.target;
+    if (input instanceof HTMLInputElement && input.name === "lang") {
+      chooseLanguage(input.value);
+      location.reload(); // the words of the new language, and every module drawn with them
+      return;
+    }
     if (!(input instanceof HTMLInputElement) || !(input.name in CHOICES)) return;
     settings[input.name] = input.value;
     saveSetting(input.name, input.value);

@@ -4,7 +4,7 @@
 // never outgrows it.
 import { $, el } from "../dom.js";
 import { setText, show } from "./parts.js";
-import { t } from "../words.js";
+import { has, t } from "../words.js";
 
 const drawnLines = new Map(); // seq -> {node, you}: a line in the log, drawn for seat `you`
 
@@ -18,7 +18,9 @@ export function draw(state) {
   setText($("chat-toggle"), state.chatHidden ? t("table.chat.show") : t("table.chat.hide"));
   show($("chat-form"), game.can_chat);
   setText($("chat-error"), state.chatError);
-  setText($("chat-note"), game.chat_note || "");
+  // The server's reason by its key, worded in the page's language (its Polish text else).
+  const note = game.chat_note_key && has(game.chat_note_key) ? t(game.chat_note_key) : null;
+  setText($("chat-note"), note ?? (game.chat_note || ""));
   const lines = state.snap.chat;
   const box = $("chat-log");
   const sent = new Set(lines.map((line) => line.seq));

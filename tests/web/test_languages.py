@@ -1,0 +1,79 @@
+"""The page's language in the browser: the browser's own (navigator.languages), else
+Polish; a choice in the settings dialog ("Język / Language / Мова") kept across reloads
+(localStorage ``lang``); ``<html lang>`` follows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import live_server
+from tysiac import catalogue
+
+
+def needs(lang: str) -> None:
+    if lang not in catalogue.AVAILABLE:
+        pytest.skip(f"no {lang}.json yet: the translation lands after the machinery")
+
+
+def open_settings(page: Page) -> None:
+    page.click("#settings-open")
+    expect(page.locator("#settings-dialog")).to_be_visible()
+
+
+def test_a_language_the_site_lacks_gives_polish(tmp_path: Path, browser: Browser) -> None:
+    with live_server(tmp_path) as server:
+        context = browser.new_context(locale="de-DE")
+        page = context.new_page()
+        page.goto(server.base + "/")
+        open_settings(page)
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        legend = page.locator("#settings-dialog fieldset.language legend")
+        expect(legend).to_have_text(catalogue.words("pl")["settings.language"])
+        # Every language the server has, each by its own name, the page's one chosen.
+        names = page.locator("#settings-dialog fieldset.language label")
+        expect(names).to_have_text(
+            [catalogue.words(c)[f"language.{c}"] for c in catalogue.AVAILABLE]
+        )
+        expect(page.locator('input[name="lang"][value="pl"]')).to_be_checked()
+        context.close()
+
+
+def test_the_browsers_language_is_the_pages(tmp_path: Path, browser: Browser) -> None:
+    needs("uk")
+    with live_server(tmp_path) as server:
+        context = browser.new_context(locale="uk-UA")
+        page = context.new_page()
+        page.goto(server.base + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "uk")
+        open_settings(page)
+        words = catalogue.words("uk")
+        expect(page.locator("#settings-title")).to_have_text(words["settings.title"])
+        expect(page.locator('input[name="lang"][value="uk"]')).to_be_checked()
+        context.close()
+
+
+def test_the_chosen_language_is_kept_after_a_reload(tmp_path: Path, browser: Browser) -> None:
+    needs("en")
+    with live_server(tmp_path) as server:
+        context = browser.new_context(locale="pl-PL")
+        page = context.new_page()
+        page.goto(server.base + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "pl")
+        open_settings(page)
+        with page.expect_navigation():
+            page.click('input[name="lang"][value="en"]')
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        assert page.evaluate("localStorage.getItem('lang')") == "en"
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        open_settings(page)
+        words = catalogue.words("en")
+        expect(page.locator("#settings-title")).to_have_text(words["settings.title"])
+        expect(page.locator('input[name="lang"][value="en"]')).to_be_checked()
+        # Another page of the site, in the same language.
+        page.goto(server.base + "/regulamin")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        context.close()
