@@ -23,6 +23,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # The browser's language is Polish unless a test asks for another (a context's
+    # locale): the pages follow navigator.languages and Accept-Language.
+    "--lang=pl-PL",
+    "--accept-lang=pl-PL",
 ]
 
 

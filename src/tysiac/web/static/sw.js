@@ -27,6 +27,7 @@ const SHELL = [
   "/static/js/dom.js",
   "/static/js/home.js",
   "/static/js/input.js",
+  "/static/js/lang.js",
   "/static/js/main.js",
   "/static/js/options.js",
   "/static/js/page.js",
