@@ -91,6 +91,19 @@ def keys_in_js() -> set[str]:
     return found
 
 
+# An element of a page naming the key of its text or of an attribute (site.js fillPage).
+DATA_T = re.compile(r'\bdata-t(?:-[a-z-]+)?="([^"]*)"')
+
+
+def keys_in_html() -> set[str]:
+    """The keys the pages' HTML names in its data-t attributes."""
+    return {
+        key
+        for path in (SRC / "web" / "static").glob("*.html")
+        for key in DATA_T.findall(path.read_text(encoding="utf-8"))
+    }
+
+
 def families() -> set[str]:
     """The keys the server's tables name, each used wherever its table is shown (the same
     families as `make lint`'s check, tools/check_catalogue.py)."""
@@ -127,7 +140,7 @@ def test_every_family_the_server_names_is_in_the_catalogue() -> None:
 
 
 def test_every_key_in_the_catalogue_is_used() -> None:
-    used = set(literal_keys_in_python()) | keys_in_js() | families()
+    used = set(literal_keys_in_python()) | keys_in_js() | keys_in_html() | families()
     used |= {f"{stem}.{form}" for stem in counted_stems_in_js() for form in PLURAL_FORMS}
     unused = WORDS.keys() - used
     assert not unused, f"keys nobody uses: {sorted(unused)}"
@@ -140,6 +153,12 @@ def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
         for stem in re.findall(r'\bcounted\(\s*"([^"$]+)"', path.read_text(encoding="utf-8")):
             for form in PLURAL_FORMS:
                 assert f"{stem}.{form}" in WORDS, f"{path.name}: {stem}.{form}"
+
+
+def test_every_key_the_html_names_is_in_the_catalogue_without_placeholders() -> None:
+    for key in keys_in_html():
+        assert key in WORDS, key
+        assert not catalogue.placeholders(WORDS[key]), key
 
 
 def test_the_catalogue_keys_and_placeholders_are_well_formed() -> None:
