@@ -16,7 +16,7 @@ from tests.web.ui import DESKTOP, SMALL_PHONE, seat_page
 from tysiac import catalogue
 
 POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
-PAGES = ("/",)
+PAGES = ("/", "/kontakt")
 LOCALES = {"en": "en-US", "uk": "uk-UA"}
 # Every line of visible text, and every label, title, placeholder and alt the page holds.
 SEEN = """() => {
@@ -34,7 +34,7 @@ SEEN = """() => {
 def polish_left(page: Page, lang: str) -> list[str]:
     """The lines of the page that are Polish: a Polish letter outside the site's name (the
     brand, as the language spells it), or a Polish catalogue text the language words
-    differently."""
+    differently; and those with a key or a placeholder instead of words."""
     expect(page.locator("html")).to_have_attribute("lang", lang)
     words = catalogue.words(lang)
     polish = {
@@ -73,4 +73,10 @@ def test_the_pages_words_are_the_pages_language(
             page.goto(server.base + path)
             page.wait_for_load_state("networkidle")
             assert polish_left(page, lang) == [], path
+        # A sentence with a link and a number inside keeps them at their placeholders.
+        page.goto(server.base + "/kontakt")
+        note = page.locator(".note-box")
+        expect(note.locator("#per-day")).to_have_text(re.compile(r"^\d+$"))
+        privacy = catalogue.words(lang)["contact.privacy"]
+        expect(note.locator('a[href="/regulamin#prywatnosc"]')).to_have_text(privacy)
         context.close()
