@@ -16,7 +16,7 @@ from tests.web.ui import DESKTOP, SMALL_PHONE, seat_page
 from tysiac import catalogue
 
 POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
-PAGES = ("/", "/kontakt")
+PAGES = ("/", "/kontakt", "/offline.html")
 LOCALES = {"en": "en-US", "uk": "uk-UA"}
 # Every line of visible text, and every label, title, placeholder and alt the page holds.
 SEEN = """() => {
