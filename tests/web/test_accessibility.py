@@ -95,6 +95,7 @@ def test_no_violations_on_any_screen(
             page.get_by_role("button", name="Wróć do stołu").click()
         watcher = browser.new_context(
             viewport=viewport,  # type: ignore[arg-type]
+            locale="pl-PL",
             reduced_motion="reduce",
         ).new_page()
         watcher.goto(f"{server.base}/g/{code}")

@@ -154,7 +154,7 @@ def test_a_finished_trick_is_seen_whole_by_everyone(browser: Browser, tmp_path: 
     with live_server(tmp_path, hand_pause_seconds=60, clock=FakeClock()) as server:
         code, tokens = server.full_table(3)
         pages = [seat_page(browser, server.base, code, s, t) for s, t in enumerate(tokens)]
-        watcher = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
+        watcher = browser.new_context(locale="pl-PL", viewport=DESKTOP).new_page()  # type: ignore[arg-type]
         watcher.goto(f"{server.base}/g/{code}")
         everyone = [*pages, watcher]
         deadline = time.monotonic() + 90
@@ -175,7 +175,7 @@ def test_a_finished_trick_is_seen_whole_by_everyone(browser: Browser, tmp_path: 
             expect(page.locator("#center .trick-taken .played")).to_have_count(3, timeout=1000)
             expect(page.locator("#center .played-win")).to_have_count(1)
             expect(page.locator("#center .trick-taken")).to_contain_text("Lewa dla:")
-        late = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
+        late = browser.new_context(locale="pl-PL", viewport=DESKTOP).new_page()  # type: ignore[arg-type]
         late.goto(f"{server.base}/g/{code}")  # opened during that moment: sees it at once
         expect(late.locator("#center .trick-taken .played")).to_have_count(3, timeout=1200)
         # About 1.5 s later the trick is collected and the table shows the next one.
@@ -418,7 +418,7 @@ def test_the_move_log_is_the_same_after_a_reload_and_for_a_late_spectator(
         pages[0].reload()
         expect(pages[0].locator("#log p")).to_have_count(len(before))
         assert pages[0].evaluate(LOG_LINES) == before
-        late = browser.new_context(viewport=SMALL_PHONE).new_page()  # type: ignore[arg-type]
+        late = browser.new_context(locale="pl-PL", viewport=SMALL_PHONE).new_page()  # type: ignore[arg-type]
         late.goto(f"{server.base}/g/{code}")
         expect(late.locator("#log p")).to_have_count(len(before))
         assert late.evaluate(LOG_LINES) == before

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,58 @@ def keys_in_js() -> set[str]:
     return found
 
 
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+class DataT(HTMLParser):
+    """The keys a page's HTML names (site.js fillPage): each element's ``data-t`` with the
+    ``data-t-part`` names of its children, and the keys of its ``data-t-<attribute>``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[tuple[str, set[str]]] = []
+        self.attributes: set[str] = set()
+        self.stack: list[set[str] | None] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        part = named.get("data-t-part")
+        if part is not None and self.stack and self.stack[-1] is not None:
+            self.stack[-1].add(part)
+        self.attributes |= {
+            value or ""
+            for name, value in attrs
+            if name.startswith("data-t-") and name != "data-t-part"
+        }
+        if tag in VOID:
+            return
+        parts: set[str] | None = None
+        if "data-t" in named:
+            parts = set()
+            self.texts.append((named["data-t"] or "", parts))
+        self.stack.append(parts)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+
+def html_keys() -> list[tuple[str, set[str] | None]]:
+    """Each key the pages' HTML names, with the parts of its element (None: an attribute)."""
+    found: list[tuple[str, set[str] | None]] = []
+    for path in sorted((SRC / "web" / "static").glob("*.html")):
+        parser = DataT()
+        parser.feed(path.read_text(encoding="utf-8"))
+        found += parser.texts
+        found += [(key, None) for key in parser.attributes]
+    return found
+
+
+def keys_in_html() -> set[str]:
+    """The keys the pages' HTML names in its data-t attributes."""
+    return {key for key, _ in html_keys()}
+
+
 def families() -> set[str]:
     """The keys the server's tables name, each used wherever its table is shown (the same
     families as `make lint`'s check, tools/check_catalogue.py)."""
@@ -127,7 +180,7 @@ def test_every_family_the_server_names_is_in_the_catalogue() -> None:
 
 
 def test_every_key_in_the_catalogue_is_used() -> None:
-    used = set(literal_keys_in_python()) | keys_in_js() | families()
+    used = set(literal_keys_in_python()) | keys_in_js() | keys_in_html() | families()
     used |= {f"{stem}.{form}" for stem in counted_stems_in_js() for form in PLURAL_FORMS}
     unused = WORDS.keys() - used
     assert not unused, f"keys nobody uses: {sorted(unused)}"
@@ -140,6 +193,13 @@ def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
         for stem in re.findall(r'\bcounted\(\s*"([^"$]+)"', path.read_text(encoding="utf-8")):
             for form in PLURAL_FORMS:
                 assert f"{stem}.{form}" in WORDS, f"{path.name}: {stem}.{form}"
+
+
+def test_every_key_the_html_names_is_in_the_catalogue_with_its_parts() -> None:
+    """A text's placeholders are its element's data-t-part children; an attribute has none."""
+    for key, parts in html_keys():
+        assert key in WORDS, key
+        assert catalogue.placeholders(WORDS[key]) == (parts or set()), key
 
 
 def test_the_catalogue_keys_and_placeholders_are_well_formed() -> None:

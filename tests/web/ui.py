@@ -32,9 +32,10 @@ def seat_page(
     token: str,
     viewport: dict[str, int] = DESKTOP,
     scheme: str = "light",
+    locale: str = "pl-PL",
 ) -> Page:
     """A browser that holds ``seat`` (its key stored as the game page stores it), at the table."""
-    context = browser.new_context(viewport=viewport, color_scheme=scheme, locale="pl-PL")  # type: ignore[arg-type]
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, locale=locale)  # type: ignore[arg-type]
     page = context.new_page()
     page.goto(f"{base}/zasady")
     entry = json.dumps({"seat": seat, "token": token, "nick": f"Gracz{seat}"})

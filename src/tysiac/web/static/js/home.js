@@ -573,6 +573,8 @@ async function refreshMine() {
   );
 }
 
+// The nick's hint names the server's limit (the HTML's Polish text says 20 until then).
+if (site) $("nick-hint").textContent = t("home.nick.hint", { limit: limit("nick", 20) });
 drawHouseRules();
 restore();
 loadMoveTimes();

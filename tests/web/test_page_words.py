@@ -1,0 +1,82 @@
+"""The pages' own words in the page's language: the HTML's headings, labels, buttons,
+footer links, aria-labels and titles (data-t, site.js fillPage) are the catalogue's in
+English and Ukrainian, no Polish left. Walked in Chromium: the home page, a game page at
+the table, the contact page and the offline page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import live_server
+from tests.web.ui import DESKTOP, SMALL_PHONE, seat_page
+from tysiac import catalogue
+
+POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
+PAGES = ("/", "/kontakt", "/offline.html")
+LOCALES = {"en": "en-US", "uk": "uk-UA"}
+# Every line of visible text, and every label, title, placeholder and alt the page holds.
+SEEN = """() => {
+  const lines = document.body.innerText.split("\\n");
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
+    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+      const value = node.getAttribute(name);
+      if (value) lines.push(value);
+    }
+  lines.push(document.title);
+  return lines.map((line) => line.trim()).filter(Boolean);
+}"""
+
+
+def polish_left(page: Page, lang: str) -> list[str]:
+    """The lines of the page that are Polish: a Polish letter outside the site's name (the
+    brand, as the language spells it), or a Polish catalogue text the language words
+    differently; and those with a key or a placeholder instead of words."""
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    words = catalogue.words(lang)
+    polish = {
+        text
+        for key, text in catalogue.words("pl").items()
+        if words.get(key, text) != text and text not in words.values()
+    }
+    brand = words["page.brand"]
+    lines: list[str] = page.evaluate(SEEN)
+    return [
+        line for line in lines if POLISH_LETTERS.search(line.replace(brand, "")) or line in polish
+    ]
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_the_pages_words_are_the_pages_language(
+    tmp_path: Path, browser: Browser, lang: str, screenshots: Path
+) -> None:
+    with live_server(tmp_path) as server:
+        code, tokens = server.full_table(3)
+        for viewport in (SMALL_PHONE, DESKTOP):
+            seat = seat_page(
+                browser, server.base, code, 0, tokens[0], viewport=viewport, locale=LOCALES[lang]
+            )
+            expect(seat.locator("#table")).to_be_visible()
+            expect(seat.locator("#hand > *").first).to_be_visible()
+            assert polish_left(seat, lang) == [], f"/g/{code} at {viewport['width']}"
+            seat.screenshot(
+                path=screenshots / f"table-{lang}-{viewport['width']}.png", full_page=True
+            )
+            seat.context.close()
+
+        context = browser.new_context(locale=LOCALES[lang])
+        page = context.new_page()
+        for path in PAGES:
+            page.goto(server.base + path)
+            page.wait_for_load_state("networkidle")
+            assert polish_left(page, lang) == [], path
+        # A sentence with a link and a number inside keeps them at their placeholders.
+        page.goto(server.base + "/kontakt")
+        note = page.locator(".note-box")
+        expect(note.locator("#per-day")).to_have_text(re.compile(r"^\d+$"))
+        privacy = catalogue.words(lang)["contact.privacy"]
+        expect(note.locator('a[href="/regulamin#prywatnosc"]')).to_have_text(privacy)
+        context.close()
