@@ -22,9 +22,9 @@ from tysiac.rules.record import (
     Replayed,
     hand_input,
     read_record,
-    result_json,
 )
 from tysiac.rules.replay import replay
+from tysiac.rules.scoring import result_json
 
 
 def check_round_trip(record: dict[str, Any]) -> Replayed:

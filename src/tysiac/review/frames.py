@@ -14,7 +14,8 @@ from tysiac.rules import Game, Reason, action_to_json, auto_action
 from tysiac.rules.actions import Timeout, action_from_json
 from tysiac.rules.cards import Card, Mask, card_code, codes, suit_code
 from tysiac.rules.hand import Hand
-from tysiac.rules.record import Replayed, ReplayedHand, result_json
+from tysiac.rules.record import Replayed, ReplayedHand
+from tysiac.rules.scoring import result_json
 from tysiac.rules.view import meld_view
 
 Event = dict[str, Any]

@@ -22,6 +22,7 @@ from .game import Game, HandResult, Reason, apply, auto_action, deal, deal_hand_
 from .hand import Phase, new_hand
 from .options import Options, OptionsError, options_from_json, options_to_json
 from .replay import ReplayInputError, read_cards
+from .scoring import result_json
 
 FORMAT = "tysiac-record"
 VERSION = 1
@@ -100,24 +101,6 @@ class Replayed:
 
 
 # --- the JSON of the parts ---------------------------------------------------------------
-
-
-def result_json(result: HandResult) -> dict[str, Any]:
-    """A hand's result as the record holds it."""
-    return {
-        "end": str(result.end),
-        "declarer": result.declarer,
-        "contract": result.contract,
-        "points": list(result.points),
-        "melds": list(result.melds),
-        "made": result.made,
-        "delta": list(result.delta),
-        "scores": list(result.scores),
-        "winner": result.winner,
-        "golden": result.golden,
-        "reset": result.reset,
-        "tie_break": result.tie_break,
-    }
 
 
 def outcome_json(game: Game) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from . import variants
 from .hand import End, Hand
@@ -204,3 +205,22 @@ def _barrel(
             after[sitter] -= BARREL_PENALTY
             return None, 0
     return sitter, tries
+
+
+def result_json(result: HandResult) -> dict[str, Any]:
+    """A hand's result as JSON: what the record holds, and the seat views' results
+    (``view``) besides the dealer."""
+    return {
+        "end": str(result.end),
+        "declarer": result.declarer,
+        "contract": result.contract,
+        "points": list(result.points),
+        "melds": list(result.melds),
+        "made": result.made,
+        "delta": list(result.delta),
+        "scores": list(result.scores),
+        "winner": result.winner,
+        "golden": result.golden,
+        "reset": result.reset,
+        "tie_break": result.tie_break,
+    }

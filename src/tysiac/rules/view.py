@@ -13,7 +13,7 @@ may learn of it (the server publishes moves as events in that form).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from . import variants
 from .cards import Card, Mask, card_code, codes, suit_code
@@ -28,6 +28,7 @@ from .hand import (
     winning_play,
 )
 from .options import options_to_json
+from .scoring import result_json
 
 
 class PlayedCard(TypedDict):
@@ -290,22 +291,12 @@ def _legal(hand: Hand, seat: int) -> LegalView:
 
 
 def _result_view(result: HandResult, players: int) -> ResultView:
-    return {
+    view = {
         "dealer": result.dealer,
         "sitting_out": _sitting_out(players, result.dealer),
-        "end": str(result.end),
-        "declarer": result.declarer,
-        "contract": result.contract,
-        "points": list(result.points),
-        "melds": list(result.melds),
-        "made": result.made,
-        "delta": list(result.delta),
-        "scores": list(result.scores),
-        "winner": result.winner,
-        "golden": result.golden,
-        "reset": result.reset,
-        "tie_break": result.tie_break,
+        **result_json(result),
     }
+    return cast(ResultView, view)
 
 
 def view(game: Game, seat: int | None, *, history: bool = False) -> GameView:
