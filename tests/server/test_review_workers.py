@@ -3,14 +3,7 @@ killed one."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
-import sys
-import time
-
-from .test_thinker_workers import alive
+from .test_thinker_workers import check_worker_ends_with, holding
 
 # A server's stand-in: the review's pool with its worker started, printing the worker's
 # pid and niceness.
@@ -26,22 +19,7 @@ time.sleep(120)
 
 
 def test_a_review_worker_is_niced_and_ends_within_seconds_of_its_server_being_killed() -> None:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER], stdout=subprocess.PIPE, text=True, start_new_session=True
-    )
-    try:
-        assert holder.stdout is not None
-        worker, worker_nice, server_nice = map(int, holder.stdout.readline().split())
-        assert worker != holder.pid and alive(worker)
+    with holding(HOLDER) as (holder, line):
+        worker, worker_nice, server_nice = map(int, line.split())
         assert worker_nice == server_nice + 10
-        holder.send_signal(signal.SIGKILL)  # no shutdown: it cannot tell its worker
-        holder.wait(10)
-        deadline = time.monotonic() + 10
-        while alive(worker):
-            assert time.monotonic() < deadline, "the worker outlived its killed server"
-            time.sleep(0.1)
-    finally:
-        holder.kill()
-        holder.wait(10)
-        with contextlib.suppress(ProcessLookupError):  # the worker too, had the test failed
-            os.killpg(holder.pid, signal.SIGKILL)
+        check_worker_ends_with(holder, worker)
