@@ -10,7 +10,11 @@
 - every key of ``pl.json`` is used: written out whole in the sources (Python, JavaScript,
   HTML), or a member of a family the code's own tables name (``families``: the option
   values of ``rules.options.CHOICES``, the phases of ``Phase``, ``bots.LEVELS``…), or a
-  form of a stem the page counts with (``counted("count.cards", n)``).
+  form of a stem the page counts with (``counted("count.cards", n)``);
+- every document (``documents/<lang>/<name>.html``) is in every language, is well formed,
+  and has Polish's structure: the same block elements in the same order, the same
+  element ids, and the same links within the site (links elsewhere may differ: a
+  licence's page in the reader's language).
 
 Prints each problem on a line and exits 1 if there is any. docs/catalogue.md.
 """
@@ -24,6 +28,7 @@ import string
 import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,6 +102,11 @@ def families() -> set[str]:
     keys = {f"level.{level}" for level in bots.LEVELS}
     keys |= {f"phase.{phase.value}" for phase in Phase}
     keys |= {f"language.{lang}" for lang in catalogue.LANGUAGES}
+    keys |= {
+        f"document.{name}.{part}"
+        for name in catalogue.DOCUMENTS
+        for part in ("title", "description")
+    }
     for key, values in CHOICES.items():
         keys |= {f"option.{key}.name", f"option.{key}.help"}
         keys |= {value_key(key, value) for value in values}
@@ -143,6 +153,84 @@ def unused_keys(pl: Mapping[str, str], src: Path, named: set[str]) -> list[str]:
     )
 
 
+# The elements that make a document's structure; the inline ones (strong, a, code…) may
+# come and go as a language's sentences need them.
+BLOCKS = frozenset(
+    "h1 h2 h3 h4 p ul ol li dl dt dd table caption thead tbody tr th td section nav div".split()
+)
+VOID = frozenset("br hr img input meta link wbr".split())
+
+
+class Outline(HTMLParser):
+    """A document's structure: its block elements in order, its ids, its site links, and
+    what is wrong with its nesting."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[str] = []
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.errors: list[str] = []
+        self._open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag in BLOCKS:
+            self.blocks.append(tag)
+        if found.get("id"):
+            self.ids.append(str(found["id"]))
+        href = found.get("href") or ""
+        if href.startswith(("/", "#")):
+            self.links.append(href)
+        if tag not in VOID:
+            self._open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._open or self._open[-1] != tag:
+            line, _ = self.getpos()
+            self.errors.append(f"</{tag}> at line {line} closes {self._open[-1:] or 'nothing'}")
+            return
+        self._open.pop()
+
+    def close(self) -> None:
+        super().close()
+        if self._open:
+            self.errors.append(f"unclosed {self._open}")
+
+
+def outline(path: Path) -> Outline:
+    found = Outline()
+    found.feed(path.read_text(encoding="utf-8"))
+    found.close()
+    return found
+
+
+def document_problems(catalogue: Path = CATALOGUE) -> list[str]:
+    """What a language's documents lack, or where their structure is not Polish's."""
+    from tysiac.catalogue import DOCUMENTS
+
+    languages = sorted(p.stem for p in catalogue.glob("*.json"))
+    found: list[str] = []
+    for name in DOCUMENTS:
+        polish = catalogue / "documents" / "pl" / f"{name}.html"
+        if not polish.is_file():
+            return [f"pl: no document {name}"]
+        model = outline(polish)
+        for lang in languages:
+            path = catalogue / "documents" / lang / f"{name}.html"
+            if not path.is_file():
+                found.append(f"{lang}: no document {name}")
+                continue
+            other = model if lang == "pl" else outline(path)
+            found += [f"{lang}: document {name}: {error}" for error in other.errors]
+            for what in ("blocks", "ids"):
+                if getattr(other, what) != getattr(model, what):
+                    found.append(f"{lang}: document {name}: its {what} are not Polish's")
+            if sorted(other.links) != sorted(model.links):
+                found.append(f"{lang}: document {name}: its site links are not Polish's")
+    return found
+
+
 def problems(
     catalogue: Path = CATALOGUE, src: Path = SRC, named: set[str] | None = None
 ) -> list[str]:
@@ -156,6 +244,8 @@ def problems(
         f"pl: unused key {key}"
         for key in unused_keys(pl, src, families() if named is None else named)
     ]
+    if (catalogue / "documents").is_dir():
+        found += document_problems(catalogue)
     return found
 
 

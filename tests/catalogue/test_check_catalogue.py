@@ -130,3 +130,56 @@ def test_a_translation_is_checked_once_it_is_here(lang: str) -> None:
     if lang not in catalogue.AVAILABLE:
         pytest.skip(f"no {lang}.json yet: the translation lands after the machinery")
     assert not [line for line in check.problems() if line.startswith(f"{lang}:")]
+
+
+RULES = """<h1>Jak grać</h1>
+<p>Talia ma <strong>24 karty</strong>, zob. <a href="#karty">karty</a>.</p>
+<h2 id="karty">Karty</h2>
+<ul><li>as</li><li>król</li></ul>
+"""
+
+
+def documents(folder: Path, **texts: str) -> None:
+    """Every document of the catalogue in each language of ``texts``: ``RULES``' text for
+    the rules, one paragraph for the rest."""
+    for lang, rules in texts.items():
+        (folder / "documents" / lang).mkdir(parents=True)
+        for name in catalogue.DOCUMENTS:
+            text = rules if name == "rules" else "<p>§</p>\n"
+            (folder / "documents" / lang / f"{name}.html").write_text(text, "utf-8")
+
+
+def test_a_translated_document_keeps_the_polish_structure(tmp_path: Path) -> None:
+    english = """<h1>How to play</h1>
+<p>The deck has 24 cards, see <a href="#karty"><em>cards</em></a>.</p>
+<h2 id="karty">Cards</h2>
+<ul><li>ace</li><li>king</li></ul>
+"""
+    folder, src = tree(tmp_path, pl=PL, en=EN)
+    documents(folder, pl=RULES, en=english)
+    assert check.problems(folder, src, named=set()) == []
+
+
+@pytest.mark.parametrize(
+    ("english", "problem"),
+    [
+        (None, "en: no document rules"),
+        (RULES.replace('id="karty"', 'id="cards"'), "en: document rules: its ids are not Polish's"),
+        (
+            RULES.replace("<ul>", "<ol>").replace("</ul>", "</ol>"),
+            "en: document rules: its blocks are not Polish's",
+        ),
+        (
+            RULES.replace('href="#karty"', 'href="/zasady"'),
+            "en: document rules: its site links are not Polish's",
+        ),
+        (RULES.replace("</strong>", ""), "en: document rules: </p> at line 2 closes ['strong']"),
+    ],
+    ids=["missing", "id", "block", "link", "nesting"],
+)
+def test_a_document_unlike_the_polish_fails(
+    tmp_path: Path, english: str | None, problem: str
+) -> None:
+    folder, src = tree(tmp_path, pl=PL, en=EN)
+    documents(folder, pl=RULES, **({} if english is None else {"en": english}))
+    assert problem in check.problems(folder, src, named=set())

@@ -122,3 +122,32 @@ def test_the_manifest_is_worded_in_the_requests_language(tmp_path: Path) -> None
             assert manifest["description"] == words["manifest.description"]
             assert manifest["start_url"] == "/" and manifest["icons"]
         assert http.get("/manifest.webmanifest?lang=xx").json()["lang"] == "pl"
+
+
+def test_the_documents_come_in_the_requests_language(tmp_path: Path) -> None:
+    """/zasady and /regulamin: the document of ``?lang=``, else of ``Accept-Language``,
+    inside a page whose lang, title, description and own words are that language's."""
+    with live_server(tmp_path) as server, server.http() as http:
+        for path, name in (("/zasady", "rules"), ("/regulamin", "terms")):
+            for lang in catalogue.AVAILABLE:
+                asked = http.get(f"{path}?lang={lang}", headers={"Accept-Language": "pl"})
+                negotiated = http.get(path, headers={"Accept-Language": f"{lang},pl;q=0.5"})
+                for response in (asked, negotiated):
+                    assert response.status_code == 200
+                    assert response.headers["content-type"] == "text/html; charset=utf-8"
+                    assert response.headers["content-language"] == lang
+                    page = response.text
+                    assert f'<html lang="{lang}" data-document="{name}">' in page
+                    title = catalogue.text(f"document.{name}.title", lang)
+                    assert f"<title>{title}</title>" in page
+                    assert catalogue.document(name, lang) in page
+                    assert catalogue.text("review.footer.contact", lang) in page
+                    assert "$" not in page.replace(catalogue.document(name, lang), "")
+                assert "accept-language" not in vary(asked)
+                assert "accept-language" in vary(negotiated)
+            # The footer marks the page it is on, and no other.
+            page = http.get(path).text
+            assert page.count('aria-current="page"') == 1
+            assert f'href="{path}" aria-current="page"' in page
+        unknown = http.get("/zasady?lang=xx", headers={"Accept-Language": "uk"})
+        assert '<html lang="pl"' in unknown.text

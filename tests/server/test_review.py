@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tysiac import catalogue
 from tysiac.rules.record import read_record
 
 from ..records import recorded_game
@@ -276,7 +277,8 @@ def test_bad_uploads_are_refused_clearly_and_change_nothing(tmp_path: Path) -> N
             assert answer.status_code == 400, answer.text
             error = answer.json()["error"]
             assert error["code"] == "record" and where in error["message"]
-            assert error["message"].startswith("Tego zapisu nie da się odtworzyć: ")
+            assert error["message"].startswith(catalogue.text("error.record.invalid"))
+            assert error["key"] == "error.record.invalid"
         deep = "[" * 5000 + "]" * 5000
         with client.http() as http:
             for text in ("null", '"x"', "1e999", deep, '{"format": "tysiac-record", "version": 1}'):
@@ -295,7 +297,14 @@ def test_bad_uploads_are_refused_clearly_and_change_nothing(tmp_path: Path) -> N
         tampered["hands"][-1]["result"]["scores"][0] += 10
         answer = upload(client, tampered)
         assert answer.status_code == 400
-        assert f"hand {len(record['hands'])}" in answer.json()["error"]["params"]["detail"]
+        error = answer.json()["error"]
+        assert f"hand {len(record['hands'])}" in error["params"]["detail"]
+        # Where, in the reader's language; why, in the format's own words after it.
+        assert error["key"] == "error.record.invalid_hand"
+        assert error["params"]["hand"] == len(record["hands"])
+        assert error["more"] == [
+            {"key": "error.record.detail", "params": {"detail": error["params"]["detail"]}}
+        ]
         # Nothing was queued: the one place in the server is free for a good record.
         good = upload(client, record)
         assert good.status_code == 200, good.text

@@ -4,6 +4,7 @@ Polish; a choice in the settings dialog ("Język / Language / Мова") kept ac
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,25 @@ def test_the_chosen_language_is_kept_after_a_reload(tmp_path: Path, browser: Bro
         words = catalogue.words("en")
         expect(page.locator("#settings-title")).to_have_text(words["settings.title"])
         expect(page.locator('input[name="lang"][value="en"]')).to_be_checked()
-        # Another page of the site, in the same language.
+        # Another page of the site, in the same language; a document's page asks the
+        # server for the chosen language's document (the browser's is Polish).
         page.goto(server.base + "/regulamin")
         expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page).to_have_url(re.compile(r"/regulamin\?lang=en$"))
+        expect(page.locator("h1")).to_have_text(first_heading("terms", "en"))
+        # Switched there, the document follows at once.
+        needs("uk")
+        open_settings(page)
+        with page.expect_navigation():
+            page.click('input[name="lang"][value="uk"]')
+        expect(page).to_have_url(re.compile(r"/regulamin\?lang=uk$"))
+        expect(page.locator("h1")).to_have_text(first_heading("terms", "uk"))
+        expect(page).to_have_title(catalogue.text("document.terms.title", "uk"))
         context.close()
+
+
+def first_heading(name: str, lang: str) -> str:
+    """The text of the document's ``<h1>``."""
+    found = re.search(r"<h1>(.*?)</h1>", catalogue.document(name, lang))
+    assert found, f"{name} in {lang} has no h1"
+    return found.group(1)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Playwright
+from playwright.sync_api import Playwright, expect
 
 from tests.server.harness import live_server
+from tysiac import catalogue
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 
@@ -28,5 +29,14 @@ def test_installable_and_offline_page(playwright: Playwright, tmp_path: Path) ->
         assert manifest["lang"] == "pl" and manifest["start_url"] == "/"
         context.set_offline(True)
         page.goto(server.base + "/g/ABCDEF")
-        assert "internet" in page.content().lower()
+        heading = page.locator("h1")
+        expect(heading).to_have_text(catalogue.text("page.offline.heading"))
+        # Offline, in the language the reader chose: the offline page carries its words
+        # in every language (the server filled them in when the worker kept the page).
+        page.evaluate("localStorage.setItem('lang', 'uk')")
+        page.reload()
+        expect(heading).to_have_text(catalogue.text("page.offline.heading", "uk"))
+        expect(page.locator("html")).to_have_attribute("lang", "uk")
+        expect(page.locator("#retry")).to_have_text(catalogue.text("page.offline.retry", "uk"))
+        expect(page).to_have_title(catalogue.text("page.offline.title", "uk"))
         context.close()

@@ -160,7 +160,9 @@ def test_a_finished_game_step_by_step(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record), encoding="utf-8")
     page.get_by_label("Plik zapisu").set_input_files(bad)
-    expect(page.locator("#error")).to_contain_text("Tego zapisu nie da się odtworzyć: hand 1")
+    expect(page.locator("#error")).to_contain_text(
+        "Tego zapisu nie da się odtworzyć: błąd w rozdaniu 1."
+    )
     expect(page.locator("#error")).to_be_visible()
     page.context.close()
 

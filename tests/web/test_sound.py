@@ -16,6 +16,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
 
 from tests.server.harness import live_server
+from tysiac import catalogue
 from tysiac.web import STATIC
 
 from .test_accessibility import TAGS
@@ -62,7 +63,8 @@ def test_the_committed_sounds_are_the_generators_small_and_short() -> None:
             assert sound.getnframes() / sound.getframerate() <= 0.4, name
     assert make.main(["--check"]) == 0
     assert "CC0" in (STATIC / "sounds" / "LICENSE").read_text(encoding="utf-8")
-    assert "CC0" in (STATIC / "terms.html").read_text(encoding="utf-8")
+    for lang in catalogue.AVAILABLE:  # the terms name the licence in every language
+        assert "CC0" in catalogue.document("terms", lang)
 
 
 def sound_requests(context: BrowserContext) -> list[str]:

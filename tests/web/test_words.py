@@ -21,6 +21,7 @@ from tools import check_catalogue
 
 from tysiac import catalogue
 from tysiac.rules.options import CHOICES, option_id
+from tysiac.server.http import api
 from tysiac.server.moderation import texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,7 @@ WORDS = catalogue.words("pl")
 # (card.rank.Q, card.suit.H), the only capitals in a key.
 GROUPS = (
     "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
-    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review"
+    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review|document"
 )
 # Not a file name: contact.html, manifest.webmanifest.
 KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b|webmanifest\b)[A-Za-z0-9_]+)+")
@@ -241,17 +242,24 @@ def test_the_page_holds_no_words_the_catalogue_does_not() -> None:
         assert held == ALLOWED.get(name, []), f"{name} holds words of its own: {held}"
 
 
-FALLBACK = re.compile(r'<script type="application/json" id="words-fallback">(.*?)</script>', re.S)
+FALLBACK = re.compile(
+    r'<script type="application/json" id="words-fallback"[^>]*>(.*?)</script>', re.S
+)
 
 
 @pytest.mark.parametrize("page", sorted(p.name for p in (SRC / "web" / "static").glob("*.html")))
 def test_the_pages_fallback_words_are_the_catalogues(page: str) -> None:
-    """A page carries the few words it shows without /api/site (site.js) as pl.json has
-    them: "no connection", the settings on the offline page."""
-    found = FALLBACK.findall((SRC / "web" / "static" / page).read_text(encoding="utf-8"))
-    assert len(found) <= 1
-    for key, text in (json.loads(found[0]) if found else {}).items():
-        assert WORDS.get(key) == text, (page, key)
+    """A page names the few words it shows without /api/site (site.js): "no connection",
+    the offline page's; the server serves it with their texts in every language, as the
+    catalogues have them."""
+    held = (SRC / "web" / "static" / page).read_text(encoding="utf-8")
+    assert [found for found in FALLBACK.findall(held) if found != "{}"] == []
+    served = FALLBACK.findall(api.with_fallback(held))
+    assert len(served) <= 1
+    for lang, words in (json.loads(served[0]) if served else {}).items():
+        assert words and words.items() <= catalogue.words(lang).items(), (page, lang)
+    if served:
+        assert sorted(json.loads(served[0])) == sorted(catalogue.AVAILABLE)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,11 @@ and its placeholders are named, ``{nick}``. docs/catalogue.md says how to add a 
 The server looks messages up here (``text``); the page gets the whole table of its
 language from ``/api/site`` (``words``) and looks up with ``words.js``'s ``t``.
 
+The two long texts, the rules (``/zasady``) and the terms and privacy policy
+(``/regulamin``), are documents rather than words: one HTML fragment per language in
+``documents/<lang>/<name>.html`` (``document``), with the same structure, element ids
+and site links in every language (tools/check_catalogue.py).
+
 Pure data: this package imports only the standard library and reads only its own files,
 so the rules library may use it too (tests/rules/test_purity.py allows it, by name).
 """
@@ -23,6 +28,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+DOCUMENTS = ("rules", "terms")  # documents/<lang>/<name>.html
 LANGUAGES = ("pl", "en", "uk")  # the site's languages, Polish first
 DEFAULT = "pl"
 
@@ -86,3 +92,12 @@ class Word:
 def spell(parts: tuple[Word, ...], lang: str = DEFAULT) -> str:
     """Several words as one message, one sentence after another."""
     return " ".join(part.text(lang) for part in parts)
+
+
+@cache
+def document(name: str, lang: str = DEFAULT) -> str:
+    """The HTML of the document ``name`` (one of ``DOCUMENTS``) in ``lang``: the inside
+    of its page's ``<main>``."""
+    if name not in DOCUMENTS or lang not in AVAILABLE:
+        raise KeyError(f"no document {name!r} in {lang!r}")
+    return resources.files(__name__).joinpath("documents", lang, f"{name}.html").read_text("utf-8")

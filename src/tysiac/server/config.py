@@ -156,9 +156,7 @@ class OperatorSettings(BaseSettings):
         description="requests a minute from one address for game records, reviews and analyses",
     )
     # Who runs this copy: shown on the terms and privacy pages, receives the contact form.
-    operator_name: str = Field(
-        default="Operator tej kopii serwisu (nie skonfigurowano)", description="who runs this copy"
-    )
+    operator_name: str | None = Field(default=None, description="who runs this copy")
     operator_address: str | None = Field(default=None, description="the operator's postal address")
     operator_email: str | None = Field(
         default=None, description="the operator's e-mail: contact form, reports, daily stats"

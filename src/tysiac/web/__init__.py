@@ -3,3 +3,4 @@
 from pathlib import Path
 
 STATIC = Path(__file__).parent / "static"
+WEB = Path(__file__).parent  # document.html, the shell of the documents' pages

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import html
 import json
+import re
+import string
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +35,21 @@ from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_bo
 from tysiac.server.moderation import texts
 from tysiac.server.moderation.authors import DEVICE_COOKIE, ISSUED_DEVICE, Author
 from tysiac.server.security import normalise_code
-from tysiac.web import STATIC
+from tysiac.web import STATIC, WEB
 
 # Pages by path; files served at the root because browsers look for them there.
 PAGES = {
     "/": "index.html",
-    "/zasady": "rules.html",
-    "/regulamin": "terms.html",
     "/kontakt": "contact.html",
     "/przebieg": "review.html",  # the deal review of a record opened from a file
     "/offline.html": "offline.html",
     "/sw.js": "sw.js",
     "/manifest.webmanifest": "manifest.webmanifest",
 }
+
+# The documents' pages: the shell web/document.html around the document of the
+# request's language (catalogue.document).
+DOCUMENT_PAGES = {"/zasady": "rules", "/regulamin": "terms"}
 
 
 def service_of(request: Request) -> GameService:
@@ -154,11 +161,43 @@ async def health(request: Request) -> Response:
     return JSONResponse({"ok": True, "sweeps": request.app.state.sweeper.passes})
 
 
+# A page's words for when /api/site cannot be reached (site.js): the HTML names their keys,
+# ``<script type="application/json" id="words-fallback" data-keys="a.b c.d">{}</script>``,
+# and is served with their texts in every language, {"pl": {key: text}, "en": …}.
+FALLBACK = re.compile(
+    r'(<script type="application/json" id="words-fallback" data-keys="([^"]*)">)\{\}(</script>)'
+)
+
+
+def fallback_words(keys: Iterable[str]) -> str:
+    """The JSON of ``keys``' texts in every language, safe inside a ``<script>``."""
+    table = {
+        lang: {key: catalogue.words(lang)[key] for key in keys} for lang in catalogue.AVAILABLE
+    }
+    return json.dumps(table, ensure_ascii=False).replace("</", "<\\/")
+
+
+def with_fallback(page: str) -> str:
+    """``page`` with its fallback words filled in."""
+    return FALLBACK.sub(
+        lambda m: m.group(1) + fallback_words(m.group(2).split()) + m.group(3), page
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _filled(path: Path, modified: int) -> str:
+    """The page at ``path`` (as of ``modified``) with its fallback words filled in."""
+    return with_fallback(path.read_text(encoding="utf-8"))
+
+
 def _file(name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
         raise HTTPException(404)
     headers = {"Cache-Control": "no-cache"}
+    if name.endswith(".html"):
+        text = _filled(path, path.stat().st_mtime_ns)
+        return Response(text, media_type="text/html; charset=utf-8", headers=headers)
     media = "application/manifest+json" if name.endswith(".webmanifest") else None
     return FileResponse(path, headers=headers, media_type=media)
 
@@ -223,6 +262,44 @@ def _manifest(request: Request) -> Response:
     if asked(request) is None:
         headers["Vary"] = "Accept-Language"
     return JSONResponse(manifest, media_type="application/manifest+json", headers=headers)
+
+
+@functools.cache
+def document_page(name: str, lang: str) -> str:
+    """The whole page of the document ``name`` in ``lang``: its title, description and
+    the page's own words in that language, so it reads right before any script runs."""
+    words = catalogue.words(lang)
+    shell = string.Template((WEB / "document.html").read_text(encoding="utf-8"))
+    current = ' aria-current="page"'
+    page = shell.substitute(
+        lang=lang,
+        name=name,
+        title=html.escape(words[f"document.{name}.title"]),
+        description=html.escape(words[f"document.{name}.description"]),
+        skip=html.escape(words["page.skip"]),
+        brand=html.escape(words["page.brand"]),
+        install=html.escape(words["page.install"]),
+        settings=html.escape(words["review.settings"]),
+        document=catalogue.document(name, lang),
+        rules_current=current if name == "rules" else "",
+        terms_current=current if name == "terms" else "",
+        footer_rules=html.escape(words["review.footer.rules"]),
+        footer_terms=html.escape(words["review.footer.terms"]),
+        footer_contact=html.escape(words["review.footer.contact"]),
+    )
+    return with_fallback(page)
+
+
+async def documents(request: Request) -> Response:
+    """/zasady and /regulamin in the request's language (``?lang=``, which the page asks
+    for when its reader chose another language than the browser's, else the browser's
+    ``Accept-Language``)."""
+    lang = language(request)
+    headers = {"Cache-Control": "no-cache", "Content-Language": lang}
+    if asked(request) is None:
+        headers["Vary"] = "Accept-Language"
+    text = document_page(DOCUMENT_PAGES[request.url.path], lang)
+    return Response(text, media_type="text/html; charset=utf-8", headers=headers)
 
 
 async def page(request: Request) -> Response:
@@ -326,6 +403,7 @@ async def http_error(request: Request, error: Exception) -> Response:
 
 routes = [
     *(Route(path, page) for path in PAGES),
+    *(Route(path, documents) for path in DOCUMENT_PAGES),
     Route("/g/{code}", game_page),
     Route("/g/{code}/przebieg", review_page),
     Route("/api/site", site),

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from tysiac import rules
+from tysiac.catalogue import Word
 from tysiac.rules.record import RecordError
 from tysiac.rules.timing import KEEP_FOR
 from tysiac.server.errors import BrokenGame, ServiceError, unknown_game
@@ -184,8 +185,16 @@ class Reviews:
                 raise ServiceError("error.bad_json", 400)
             if read.reason == "bug":
                 log.warning("an uploaded record the reader failed on: %s", read.detail)
-                raise ServiceError("error.record.invalid", 400, detail="it could not be read")
-            raise ServiceError("error.record.invalid", 400, detail=read.detail)
+                raise ServiceError("error.record.invalid", 400)
+            # Where, in the reader's words; why, in the format's own (docs/records.md).
+            detail = (Word("error.record.detail", {"detail": read.detail}),)
+            if read.hand is None:
+                raise ServiceError("error.record.invalid", 400, more=detail)
+            if read.move is None:
+                raise ServiceError("error.record.invalid_hand", 400, more=detail, hand=read.hand)
+            raise ServiceError(
+                "error.record.invalid_move", 400, more=detail, hand=read.hand, move=read.move
+            )
         name = f"file:{read.head['key']}"
         known = self.scheduler.running(name) or self._uploads.fresh(name)
         if known is not None:

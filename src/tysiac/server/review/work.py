@@ -132,11 +132,14 @@ def _recorded(log: GameLog) -> Recorder:
 @dataclass(frozen=True, slots=True)
 class Refused:
     """An upload that is no record: ``json`` (not JSON at all), ``record`` (it does not
-    read or replay; ``detail`` says where and why) or ``bug`` (the reader failed on it:
+    read or replay; ``detail`` says where and why, in the record format's English, and
+    ``hand`` and ``move`` where, when it is in one) or ``bug`` (the reader failed on it:
     refused too, and logged)."""
 
     reason: str
     detail: str
+    hand: int | None = None
+    move: int | None = None
 
 
 def read_upload(body: bytes) -> Read | Refused:
@@ -148,7 +151,7 @@ def read_upload(body: bytes) -> Read | Refused:
     try:
         replayed = read_record(data)
     except RecordError as error:
-        return Refused("record", str(error)[:500])
+        return Refused("record", str(error)[:500], error.hand, error.move)
     except RecursionError:
         return Refused("record", "nested too deeply")
     except Exception as error:  # a reader's bug: refused all the same, and logged

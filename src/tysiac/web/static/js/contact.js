@@ -6,7 +6,7 @@ import { ApiError, request } from "./api.js";
 import { initPwa } from "./pwa.js";
 import "./settings.js"; // the "Aa" button, wired as soon as it loads
 import { site } from "./site.js";
-import { t } from "./words.js";
+import { counted, t } from "./words.js";
 
 initPwa();
 
@@ -161,7 +161,7 @@ async function start() {
     return;
   }
   $("loading").hidden = true;
-  $("per-day").textContent = String(config.per_day);
+  $("per-day").textContent = counted("count.contact_per_day", config.per_day);
   if (config.fingerprint) {
     $("fingerprint").textContent = config.fingerprint;
     $("key-link").href = config.key_url;

@@ -17,7 +17,7 @@ function fillOperator() {
     $("op-name").textContent = t("page.operator.failed");
     return;
   }
-  $("op-name").textContent = operator.name;
+  $("op-name").textContent = operator.name || t("page.operator.unset");
   $("op-address").textContent = operator.address || t("page.operator.none");
   const email = $("op-email");
   email.textContent = operator.email || t("page.operator.none");

@@ -4,11 +4,12 @@
 // module that imports this one runs (a top-level await), so their words are there when
 // they first draw. Without a connection `site` is null and the page has only the few
 // words its HTML carries for that case (a <script type="application/json"
-// id="words-fallback">: the catalogue's texts of "no connection" and the like, which
-// tests/web/test_words.py checks against pl.json); any other word shows as its key.
+// id="words-fallback" data-keys="…">, which the server fills with those keys' texts in
+// every language: "no connection" and the like, the whole offline page); any other word
+// shows as its key.
 import { siteInfo } from "./api.js";
 import { DEFAULT, pageLanguage } from "./lang.js";
-import { has, onWords, setWords, t } from "./words.js";
+import { has, lang, onWords, setWords, t } from "./words.js";
 
 // The HTML's own words: an element names its catalogue keys in data attributes, its text
 // `data-t="key"` and its attributes `data-t-aria-label`, `data-t-title`,
@@ -46,7 +47,7 @@ export function fillPage(root = globalThis.document) {
     }
 }
 
-/** The words the page's HTML carries for a page without /api/site, or {}. */
+/** The words the page's HTML carries for a page without /api/site, by language, or {}. */
 function fallbackWords() {
   try {
     return JSON.parse(globalThis.document?.getElementById("words-fallback")?.textContent ?? "{}");
@@ -61,10 +62,12 @@ try {
   setWords(site.words, site.lang, site.languages);
 } catch {
   site = null;
-  setWords(fallbackWords(), DEFAULT);
+  const byLanguage = fallbackWords();
+  const chosen = pageLanguage() in byLanguage ? pageLanguage() : DEFAULT;
+  setWords(byLanguage[chosen] ?? {}, chosen, Object.keys(byLanguage));
 }
 // The HTML says lang="pl"; the page's language is the words' (screen readers, hyphens).
-if (globalThis.document) document.documentElement.lang = site?.lang ?? DEFAULT;
+if (globalThis.document) document.documentElement.lang = site?.lang ?? lang();
 onWords(() => fillPage());
 
 /** A limit the page shares with the server: "kept", "nick", "name", "chat". */

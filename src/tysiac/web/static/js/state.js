@@ -392,7 +392,6 @@ const yourMove = (phase, moves) =>
     : t(YOUR_MOVE[phase], { cards: cardsToPick(moves.discard?.count ?? 0) });
 
 export const clockText = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-export const secondsText = (s) => counted("count.seconds", s);
 
 /**
  * The status line at `now` (`turn`: whose turn it is, or what the game waits for), the
@@ -422,7 +421,7 @@ export function turnNotice(warned, state, now) {
     turn = t("turn.over", { outcome: outcomeText(game, gameView, nick) });
   } else if (gameView?.awaiting_deal) {
     turn = t("turn.hand_over");
-    nextDeal = left ? t("turn.next_deal", { time: secondsText(left) }) : t("turn.dealing");
+    nextDeal = left ? counted("count.next_deal", left) : t("turn.dealing");
   } else if (gameView && gameView.to_move !== null) {
     const phase = gameView.hand.phase;
     turn =
@@ -436,7 +435,7 @@ export function turnNotice(warned, state, now) {
     }
     if (warned.startsWith(`${key}|`)) {
       const n = Number(warned.split("|")[1]);
-      turn = t("turn.time_left", { turn: turn.slice(0, -1), time: secondsText(n) });
+      turn = counted("count.time_left", n, { turn: turn.slice(0, -1) });
     }
     if (left !== null) clock = left > 0 ? clockText(left) : "0:00";
   }

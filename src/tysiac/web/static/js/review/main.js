@@ -16,32 +16,6 @@ import * as M from "./model.js";
 
 initPwa();
 
-// The page's own words, by element id.
-const TEXTS = {
-  skip: "review.skip",
-  "open-title": "review.open.title",
-  "open-hint": "review.open.hint",
-  "open-label": "review.open.label",
-  "hand-label": "review.nav.hand",
-  first: "review.nav.first",
-  back: "review.nav.back",
-  forward: "review.nav.forward",
-  last: "review.nav.last",
-  keys: "review.nav.keys",
-  "step-title": "review.step.description",
-  "board-title": "review.board.title",
-  "verdicts-title": "review.verdicts.title",
-  "verdicts-note": "review.verdicts.note",
-  "mistakes-title": "review.mistakes.title",
-  "counts-title": "review.counts.title",
-  "scores-title": "review.scores.title",
-  download: "review.download",
-  "back-to-game": "review.back_to_game",
-  "footer-rules": "review.footer.rules",
-  "footer-terms": "review.footer.terms",
-  "footer-contact": "review.footer.contact",
-  install: "review.install",
-};
 const POLL_MS = 2000; // when the server names no retry time
 const MAX_RECORD = 512 * 1024; // the server's bound on an uploaded record (bytes)
 
@@ -55,18 +29,6 @@ let opened = 0; // which review the page shows: a poll for an earlier one is dro
 let gone = ""; // why an uploaded record's analysis is no longer there
 
 const nickOf = (seat) => review?.nicks[seat] ?? t("seat.name", { number: seat + 1 });
-
-function fillTexts() {
-  document.title = t("review.page_title");
-  for (const [id, key] of Object.entries(TEXTS)) {
-    const node = $(id);
-    if (node) node.textContent = t(key);
-  }
-  setText($("title"), t("review.heading"));
-  $("nav").setAttribute("aria-label", t("review.nav.label"));
-  $("settings-open").setAttribute("aria-label", t("review.settings"));
-  $("settings-open").title = t("review.settings");
-}
 
 function fail(text) {
   setText($("error"), text);
@@ -378,7 +340,6 @@ function wire() {
   $("record-file").addEventListener("change", openFile);
 }
 
-fillTexts();
 wire();
 show($("open"), !code);
 if (code) loadGame();
