@@ -53,6 +53,11 @@ def test_the_browsers_language_is_the_pages(tmp_path: Path, browser: Browser) ->
         words = catalogue.words("uk")
         expect(page.locator("#settings-title")).to_have_text(words["settings.title"])
         expect(page.locator('input[name="lang"][value="uk"]')).to_be_checked()
+        # A document's link naming another language than the reader's (no choice made):
+        # the reader's own language, by the browser's.
+        page.goto(server.base + "/zasady?lang=en#beczka")
+        expect(page).to_have_url(re.compile(r"/zasady#beczka$"))
+        expect(page.locator("h1")).to_have_text(first_heading("rules", "uk"))
         context.close()
 
 
