@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -208,6 +209,16 @@ def test_a_blocked_device_cannot_chat(tmp_path: Path) -> None:
             ala.create(VULGAR)
         ala_ws.send({"type": "chat", "text": "dzień dobry"})
         assert ala_ws.error()["code"] == "blocked"
+        # Until when, in Polish time, which a reader of another language is told.
+        for lang, zone in (("pl", ""), ("en", " (Polish time)"), ("uk", " (за польським часом)")):
+            error = ala.http.post(
+                "/api/games", json={"nick": "Ala", "players": 2}, params={"lang": lang}
+            ).json()["error"]
+            assert error["key"] == "error.blocked.device"
+            assert re.fullmatch(
+                r"\d\d\.\d\d\.\d{4}, \d\d:\d\d" + re.escape(zone), error["params"]["until"]
+            )
+            assert error["params"]["until"] in error["message"]
 
 
 def test_public_chat_only_after_ones_own_move_even_for_a_clean_device(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ WORDS = catalogue.words("pl")
 # (card.rank.Q, card.suit.H), the only capitals in a key.
 GROUPS = (
     "error|moderation|option|options|preset|level|phase|seat|card|meld|count|log|result"
-    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review|document"
+    "|outcome|turn|table|connection|home|contact|settings|language|manifest|page|review|document|moment"
 )
 # Not a file name: contact.html, manifest.webmanifest.
 KEY = re.compile(rf"(?:{GROUPS})(?:\.(?!html\b|js\b|webmanifest\b)[A-Za-z0-9_]+)+")

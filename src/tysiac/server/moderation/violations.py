@@ -52,11 +52,15 @@ class Refused(Exception):
         self.field = field
 
 
-def until_text(moment: datetime) -> str:
-    """A block's end as a Pole reads it: "30.11.2026, 21:05"."""
-    local = moment.astimezone(POLISH_TIME) if POLISH_TIME is not None else moment
-    suffix = "" if POLISH_TIME is not None else " UTC"
-    return local.strftime("%d.%m.%Y, %H:%M") + suffix
+def until_text(moment: datetime) -> Word:
+    """A block's end in Polish time, "30.11.2026, 21:05", which a reader of another
+    language is told is Polish time (``moment.polish``); UTC where the system has no
+    time zone data."""
+    if POLISH_TIME is None:  # pragma: no cover - a system without time zone data
+        return Word("moment.utc", {"moment": moment.strftime("%d.%m.%Y, %H:%M")})
+    return Word(
+        "moment.polish", {"moment": moment.astimezone(POLISH_TIME).strftime("%d.%m.%Y, %H:%M")}
+    )
 
 
 def is_vulgar(text: str) -> bool:
