@@ -40,3 +40,5 @@ def test_the_bench_prints_its_figures() -> None:
     )
     assert "disguised vulgar forms:" in done.stdout
     assert "chat.txt: 0 hits" in done.stdout
+    assert "Ukrainian and Russian vulgar forms:" in done.stdout
+    assert "chat-uk.txt: 0 hits" in done.stdout
