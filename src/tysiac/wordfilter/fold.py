@@ -56,6 +56,7 @@ MIXED = 3  # a word with more letters of two readings is read all by look, then 
 READINGS: dict[str, tuple[str, ...]] = {}
 LOOKS: dict[int, str] = {}  # a str.translate table
 ASCII = re.compile(r"[\x00-\x7f]")
+EAST_SLAVIC = re.compile("[а-яёєіїґў]+")  # after casefold: the letters of eastern.py's words
 
 
 class _CharTable(dict[int, str | None]):
@@ -109,13 +110,16 @@ def readings(token: str) -> list[str]:
     A word all in Cyrillic or Greek is read by look alone, its letters that look like no
     Latin letter left as they are, as before ICU. Read by sound, Ukrainian and Russian words
     would hit Polish stems by the thousand (дупель, a snipe; сипати, to pour; сразу, at
-    once): Debian's Ukrainian dictionary (wukrainian) has 1.5 million forms to try. Their
-    own vulgarities are ``eastern.py``'s business.
+    once): Debian's Ukrainian dictionary (wukrainian) has 1.5 million forms to try. A word
+    all in the letters of the Ukrainian and Russian alphabets is not read at all: by look,
+    Ukrainian сіра (grey) would be cipa, Russian поцелуев (of kisses) hold yeb. Their own
+    vulgarities are ``eastern.py``'s business; other Cyrillic letters (ѕ, һ, ј) are a
+    disguise, and read by look.
     """
     if token.isascii():
         return [token]
     if not ASCII.search(token):
-        return [token.translate(LOOKS)]
+        return [token if EAST_SLAVIC.fullmatch(token) else token.translate(LOOKS)]
     options = [READINGS.get(char, (char,)) for char in token]
     if sum(len(option) > 1 for option in options) <= MIXED:
         return ["".join(mix) for mix in itertools.product(*options)]
