@@ -12,7 +12,8 @@
   names, and the traps: euphemisms, idioms, homographs used innocently, non-vulgar
   insults, mild words, in ``traps.txt`` for Polish, ``traps-uk-ru.txt`` for the roots of
   ``eastern.txt``);
-- ``dictionary-vulgar.txt``: which forms of Debian's Polish dictionary are rightly blocked.
+- ``dictionary-vulgar.txt``: which forms of Debian's Polish dictionary are rightly blocked;
+  ``dictionary-vulgar-uk.txt``: which of its Ukrainian one.
 
 Shared by the tests and by ``bench/filter_corpus.py``. Everything is deterministic.
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().with_name("data")
 DICTIONARY = Path("/usr/share/dict/polish")
+UKRAINIAN = Path("/usr/share/dict/ukrainian")
 
 
 def lines(name: str) -> list[str]:
@@ -45,11 +47,12 @@ def require(path: Path, reason: str) -> None:
         pytest.skip(f"{path} is missing ({reason})")
 
 
-def dictionary_vulgar() -> re.Pattern[str]:
-    """data/dictionary-vulgar.txt as one regex: dictionary forms that are rightly blocked."""
+def dictionary_vulgar(name: str = "dictionary-vulgar.txt") -> re.Pattern[str]:
+    """data/dictionary-vulgar.txt (or -uk.txt) as one regex: dictionary forms that are rightly
+    blocked."""
     macros: dict[str, str] = {}
     rules = []
-    for line in lines("dictionary-vulgar.txt"):
+    for line in lines(name):
         rule = re.split(r"\s+#", line, maxsplit=1)[0]
         if match := re.fullmatch(r"(\w+) = (.*)", rule):
             macros[match[1]] = match[2]

@@ -89,8 +89,24 @@ def read_lines(path: Path) -> list[str]:
 
 def fold(token: str) -> str:
     """One token of ``fold_letters`` output (no spaces) in the eastern fold."""
-    token = APOSTROPHE.sub("ъ", token).translate(LETTERS)
-    return REPEATS.sub(r"\1", token)
+    return _fold(_apostrophes(token))
+
+
+def _apostrophes(text: str) -> str:
+    if "'" in text or "’" in text or "ʼ" in text or "`" in text:
+        return APOSTROPHE.sub("ъ", text)
+    return text
+
+
+def _fold(token: str) -> str:
+    """``fold`` with the apostrophes done: the soft sign, ё, runs of one letter."""
+    if not token.isascii():
+        token = token.translate(LETTERS)
+    return REPEATS.sub(_first, token) if REPEATS.search(token) else token
+
+
+def _first(match: re.Match[str]) -> str:
+    return match[1]
 
 
 def eastern_words(text: str) -> list[str]:
@@ -99,8 +115,10 @@ def eastern_words(text: str) -> list[str]:
     words: list[str] = []
     glued: list[str] = []
     run: list[str] = []
-    for chunk in APOSTROPHE.sub("ъ", fold_letters(text)).split():
-        found = [fold(token) for token in tokens(chunk.replace("|", "."))]
+    for chunk in _apostrophes(fold_letters(text)).split():
+        found = [
+            _fold(token) for token in tokens(chunk.replace("|", ".") if "|" in chunk else chunk)
+        ]
         found = [word for word in found if word]
         if not found:
             continue  # a soft sign alone: ш л ь о н д р а
@@ -115,7 +133,7 @@ def eastern_words(text: str) -> list[str]:
             run = []
     if len(run) > 1:
         glued.append("".join(run))
-    return words + [fold(word) for word in glued if not word.isdigit()]
+    return words + [_fold(word) for word in glued if not word.isdigit()]
 
 
 def _trie(entries: Iterable[tuple[list[str], str]]) -> str:
