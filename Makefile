@@ -67,6 +67,11 @@ $(GPG):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish || \
 		(apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wpolish)
 
+# And its Ukrainian one (1.5 million forms).
+/usr/share/dict/ukrainian:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y wukrainian || \
+		(apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wukrainian)
+
 # PyICU (look-alike nicks, the word filter's skeletons) builds against Debian's ICU.
 $(ICU):
 	apt-get update
@@ -100,7 +105,7 @@ test-js: install assets
 # marked `browser` by tests/conftest.py) in a run of their own, as Playwright's event loop
 # in the main thread keeps asyncio.run() out of any test after them. Both always run; the
 # target fails if either did. Each ends with pytest's own summary line.
-test: lint assets test-js $(CHROMIUM) $(GPG) /usr/share/dict/polish
+test: lint assets test-js $(CHROMIUM) $(GPG) /usr/share/dict/polish /usr/share/dict/ukrainian
 	status=0; \
 	$(PYTEST) -n $(WORKERS) --dist worksteal -m "not browser" || status=$$?; \
 	$(PYTEST) -n $(BROWSER_WORKERS) --dist worksteal -m browser || status=$$?; \

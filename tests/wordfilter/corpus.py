@@ -5,9 +5,15 @@
   ``DISGUISES``; the hand-made forms of ``REAL_WORLD``, checked as written, one category
   a file (misspellings by sound, words cut into pieces, glued into runs of words,
   abbreviations, English);
-- clean: ``CLEAN`` (sentences, card-game chat, names, and ``traps.txt``: euphemisms,
-  idioms, homographs used innocently, non-vulgar insults, mild words);
-- ``dictionary-vulgar.txt``: which forms of Debian's Polish dictionary are rightly blocked.
+- vulgar Ukrainian and Russian (``eastern_disguised``): ``vulgar-base-uk-ru.txt`` (in
+  Cyrillic and in Latin letters) in every disguise of ``EASTERN_DISGUISES``, and the
+  hand-made ``vulgar-uk-ru.txt``: all of them must be caught;
+- clean: ``CLEAN`` (sentences, card-game chat in Polish, Ukrainian, Russian and English,
+  names, and the traps: euphemisms, idioms, homographs used innocently, non-vulgar
+  insults, mild words, in ``traps.txt`` for Polish, ``traps-uk-ru.txt`` for the roots of
+  ``eastern.txt``);
+- ``dictionary-vulgar.txt``: which forms of Debian's Polish dictionary are rightly blocked;
+  ``dictionary-vulgar-uk.txt``: which of its Ukrainian one.
 
 Shared by the tests and by ``bench/filter_corpus.py``. Everything is deterministic.
 """
@@ -22,6 +28,7 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().with_name("data")
 DICTIONARY = Path("/usr/share/dict/polish")
+UKRAINIAN = Path("/usr/share/dict/ukrainian")
 
 
 def lines(name: str) -> list[str]:
@@ -40,11 +47,12 @@ def require(path: Path, reason: str) -> None:
         pytest.skip(f"{path} is missing ({reason})")
 
 
-def dictionary_vulgar() -> re.Pattern[str]:
-    """data/dictionary-vulgar.txt as one regex: dictionary forms that are rightly blocked."""
+def dictionary_vulgar(name: str = "dictionary-vulgar.txt") -> re.Pattern[str]:
+    """data/dictionary-vulgar.txt (or -uk.txt) as one regex: dictionary forms that are rightly
+    blocked."""
     macros: dict[str, str] = {}
     rules = []
-    for line in lines("dictionary-vulgar.txt"):
+    for line in lines(name):
         rule = re.split(r"\s+#", line, maxsplit=1)[0]
         if match := re.fullmatch(r"(\w+) = (.*)", rule):
             macros[match[1]] = match[2]
@@ -186,7 +194,85 @@ REAL_WORLD = {
     "english.txt": "real: english",
 }
 # Clean corpora: nothing in them may be blocked.
-CLEAN = ("sentences.txt", "chat.txt", "names.txt", "traps.txt")
+CLEAN = (
+    "sentences.txt",
+    "chat.txt",
+    "names.txt",
+    "traps.txt",
+    "chat-uk.txt",
+    "chat-ru.txt",
+    "chat-en.txt",
+    "traps-uk-ru.txt",
+)
+
+# Ukrainian and Russian forms: the disguises above that make sense for them, and their own.
+# Mixed scripts: every other letter that has a look-alike in the other alphabet swapped
+# for it (сука -> cуkа, blyat -> blуat), one letter of the form's own alphabet kept.
+CYRILLIC_LOOKS = dict(zip("аеорсухкмті", "aeopcyxkmti", strict=True))
+LATIN_LOOKS = {latin: cyrillic for cyrillic, latin in CYRILLIC_LOOKS.items()}
+# Digits for letters, as in бл9ть, 3аебал, п1зда, 6лядь, and Latin leetspeak (of the
+# vowels: "ebat" all in digits, 3847, would be a number).
+CYRILLIC_DIGITS = str.maketrans("оезбчаия", "03364@19")
+LATIN_DIGITS = str.maketrans("aeio", "4310")
+
+
+def _mixed(form: str, _: random.Random) -> str:
+    looks = LATIN_LOOKS if form.isascii() else CYRILLIC_LOOKS
+    letters = list(form)
+    places = [i for i, c in enumerate(letters) if c in looks][::2]
+    for i in places:
+        letters[i] = looks[letters[i]]
+    if all(c.isascii() for c in letters) != form.isascii():
+        return form  # nothing of the form's own alphabet left
+    if all(c.isascii() for c in letters):
+        return form if not places else "".join(letters)
+    return "".join(letters)
+
+
+def _digits(form: str, _: random.Random) -> str:
+    return form.translate(LATIN_DIGITS if form.isascii() else CYRILLIC_DIGITS)
+
+
+def _one_digit(form: str, rng: random.Random) -> str:
+    table = LATIN_DIGITS if form.isascii() else CYRILLIC_DIGITS
+    places = [i for i, c in enumerate(form) if c.translate(table) != c]
+    if not places:
+        return form
+    i = rng.choice(places)
+    return form[:i] + form[i].translate(table) + form[i + 1 :]
+
+
+EASTERN_DISGUISES: dict[str, Disguise] = {
+    name: DISGUISES[name]
+    for name in (
+        "plain",
+        "upper",
+        "title",
+        "alternating",
+        "spaces",
+        "dots",
+        "hyphens",
+        "underscores",
+        "zero-width",
+        "soft hyphens",
+        "hangul fillers",
+        "repeats",
+        "shouted",
+        "quoted",
+        "spaces, upper",
+        "pipes",
+        "masked letter",
+    )
+} | {
+    "in a sentence": lambda f, rng: rng.choice(("ну ти {} така", "ах ты {}!", "ну {} же")).format(
+        f
+    ),
+    "mixed scripts": _mixed,
+    "digits": _digits,
+    "one digit": _one_digit,
+    "digits, spaces": lambda f, rng: " ".join(_digits(f, rng)),
+}
+EASTERN_REAL_WORLD = "vulgar-uk-ru.txt"
 
 
 def disguised() -> Iterator[tuple[str, str, str]]:
@@ -203,3 +289,14 @@ def disguised() -> Iterator[tuple[str, str, str]]:
     for file, name in REAL_WORLD.items():
         for form in lines(file):
             yield form, name, form
+
+
+def eastern_disguised() -> Iterator[tuple[str, str, str]]:
+    """(disguised text, disguise, plain form): every Ukrainian and Russian base form in every
+    disguise of ``EASTERN_DISGUISES``, then the hand-made forms as they are."""
+    rng = random.Random(1000)
+    for form in lines("vulgar-base-uk-ru.txt"):
+        for name, disguise in EASTERN_DISGUISES.items():
+            yield disguise(form, rng), name, form
+    for form in lines(EASTERN_REAL_WORLD):
+        yield form, "real-world", form

@@ -37,7 +37,7 @@ from tysiac.wordfilter.fold import unmasked
         ("ѕука", "syka"),
         ("κυrwα", "kurwa"),  # Greek look-alikes
         ("ΚΥRWΑ", "kurwa"),  # capitals: casefolded first
-        ("кот", "kot"),  # к and т look like small capitals: read as their capitals
+        ("кoт", "kot"),  # к and т look like small capitals: read as their capitals
         ("ɑłø", "alo"),  # Latin letters without a decomposition, by their skeleton too
         ("ku\u3164rwa", "kurwa"),  # a Hangul filler: a letter, but default-ignorable
         ("ku\u034frwa", "kurwa"),  # combining grapheme joiner
@@ -45,7 +45,10 @@ from tysiac.wordfilter.fold import unmasked
         ("ku\U000e0041rwa", "kurwa"),  # a tag character
         ("d\u0443pa", "dypa"),  # у reads as y by look (its other reading: see below)
         ("пiзда", "pizda"),  # п, д look like no Latin letter: among Latin ones, by sound
-        ("пизда", "пиздa"),  # all in Cyrillic: by look alone (а), the others left as they are
+        ("пиzда", "pizda"),  # one Latin letter: by sound, for п and д look like no Latin letter
+        ("пизда", "пизда"),  # all in Ukrainian or Russian letters: not read (eastern.py's)
+        ("сіра", "сіра"),  # Ukrainian: grey, no cipa
+        ("ѕіра", "sipa"),  # other Cyrillic letters are a disguise: by look
         ("ｋｕｒｗａ", "kurwa"),  # fullwidth
         ("ku\u200brwa", "kurwa"),  # zero-width space
         ("ku\u00adrwa", "kurwa"),  # soft hyphen

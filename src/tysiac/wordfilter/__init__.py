@@ -36,11 +36,14 @@ How a text is checked:
 4. A word with one or two letters masked by ``*`` or ``#`` (``k*rwa``, ``ch*j``) is tried
    with every letter in their place (``fold.unmasked``); one with more (``k***a``),
    masked at its end (``kurw*``) or by dots (``k...a``) is compared with the words of
-   ``data/masked.txt``. Words all in Cyrillic or Greek are also read by sound, for the
-   stems of ``data/foreign.txt`` only (``курва``, ``хуй``).
+   ``data/masked.txt``.
 5. Words whose fold is an ordinary Polish word are matched as spelled, doubled letters
    doubled (``data/spelled.txt``: ``faggot``, not ``fagot``, a bassoon).
 6. Phrases (``data/phrases.txt`` and LDNOOBW's) match as whole folded words in a row.
+7. Ukrainian and Russian words, in Cyrillic, in Latin letters or in a mix of both
+   (``хуйня``, ``pizdec``, ``з'їбав``, ``cуkа``), are matched by ``eastern.py`` on a fold
+   of their own, with the stems, prefixes and allow-list of ``data/eastern*.txt``: read by
+   sound into Polish letters they would hit Polish stems by the thousand (``fold.py``).
 
 The stems, prefixes and phrases are compiled into a few regexes (tries, so a word costs
 one test per letter, not one per stem): a few µs a word, 15-40 µs a message.
@@ -56,7 +59,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .fold import fold_word, foreign_sounds, mask_patterns, plain, split_words, unmasked
+from .eastern import EasternFilter
+from .fold import fold_word, mask_patterns, plain, split_words, unmasked
 
 __all__ = ["DATA", "WordFilter", "find_vulgarity", "fold_word", "is_clean", "split_words"]
 
@@ -226,8 +230,7 @@ class WordFilter:
         self.unglued = {fold_word(word) for word in cut["unglued"].split()}
         self.common = {fold_word(word) for word in cut["common"].split()}
         self.never = {fold_word(word) for word in cut["never"].split()}
-        foreign = _trie((_atoms(stem), "") for stem in read_lines(data / "foreign.txt"))
-        self._foreign = re.compile(self._prefixes + foreign)
+        self.eastern = EasternFilter(data)
         inside = [s for s in self.stems if s.inside]
         self._inside = re.compile(_trie((s.atoms, s.tail) for s in inside))
 
@@ -347,10 +350,8 @@ class WordFilter:
             spelled := self._spelled.search(plain(text))
         ):
             return spelled[0]
-        if not text.isascii():
-            for word in foreign_sounds(text):
-                if sounded := self._foreign.match(word):
-                    return sounded[0]
+        if found := self.eastern.find(text):
+            return found
         if "*" in text or "#" in text or ".." in text:
             for pattern in mask_patterns(text):
                 for word in self.masked:

@@ -56,6 +56,7 @@ MIXED = 3  # a word with more letters of two readings is read all by look, then 
 READINGS: dict[str, tuple[str, ...]] = {}
 LOOKS: dict[int, str] = {}  # a str.translate table
 ASCII = re.compile(r"[\x00-\x7f]")
+EAST_SLAVIC = re.compile("[а-яёєіїґў]+")  # after casefold: the letters of eastern.py's words
 
 
 class _CharTable(dict[int, str | None]):
@@ -109,29 +110,20 @@ def readings(token: str) -> list[str]:
     A word all in Cyrillic or Greek is read by look alone, its letters that look like no
     Latin letter left as they are, as before ICU. Read by sound, Ukrainian and Russian words
     would hit Polish stems by the thousand (дупель, a snipe; сипати, to pour; сразу, at
-    once): Debian's Ukrainian dictionary (wukrainian) has 1.5 million forms to try.
+    once): Debian's Ukrainian dictionary (wukrainian) has 1.5 million forms to try. A word
+    all in the letters of the Ukrainian and Russian alphabets is not read at all: by look,
+    Ukrainian сіра (grey) would be cipa, Russian поцелуев (of kisses) hold yeb. Their own
+    vulgarities are ``eastern.py``'s business; other Cyrillic letters (ѕ, һ, ј) are a
+    disguise, and read by look.
     """
     if token.isascii():
         return [token]
     if not ASCII.search(token):
-        return [token.translate(LOOKS)]
+        return [token if EAST_SLAVIC.fullmatch(token) else token.translate(LOOKS)]
     options = [READINGS.get(char, (char,)) for char in token]
     if sum(len(option) > 1 for option in options) <= MIXED:
         return ["".join(mix) for mix in itertools.product(*options)]
     return ["".join(option[0] for option in options), "".join(option[-1] for option in options)]
-
-
-def foreign_sounds(text: str) -> list[str]:
-    """The words of ``text`` all in Cyrillic or Greek, read by sound and folded: ``курва``
-    -> ``kurva``, ``хуй`` -> ``huj``. Only for the few stems these alphabets write too
-    (``data/foreign.txt``): by sound, Ukrainian and Russian words hit Polish stems by the
-    thousand (``readings``)."""
-    found = []
-    for token in WORD.findall(fold_letters(text)):
-        if not ASCII.search(token) and any(char in READINGS for char in token):
-            sound = "".join(READINGS.get(char, (char,))[-1] for char in token)
-            found.append(_finish(sound))
-    return found
 
 
 def finish(token: str) -> str:
@@ -176,7 +168,7 @@ def fold_word(word: str) -> str:
 PIPED = re.compile(r"(?:[^\W\d_]\|)+[^\W\d_]")  # k|u|r|w|a: | separates, it is no l
 
 
-def _tokens(chunk: str) -> list[str]:
+def tokens(chunk: str) -> list[str]:
     """The tokens of one whitespace-free chunk, without ``!`` or ``|`` at their ends."""
     if chunk.isalpha():
         return [chunk]
@@ -200,20 +192,20 @@ def split_words(text: str) -> tuple[list[str], list[str]]:
     glued: list[list[str]] = []
     run: list[str] = []
     for chunk in fold_letters(text).split():
-        tokens = _tokens(chunk)
+        found = tokens(chunk)
         if chunk.isascii():
-            folded = [_finish(token) for token in tokens]
+            folded = [_finish(token) for token in found]
         else:  # letters outside the Polish alphabet are still there: read them
             folded = []
-            for token in tokens:
+            for token in found:
                 read = finish_all(token)
                 folded.append(read[0])
                 others += read[1:]
-        words += [word for token, word in zip(tokens, folded, strict=True) if not token.isdigit()]
-        if len(tokens) > 1:
-            glued.append(tokens)
+        words += [word for token, word in zip(found, folded, strict=True) if not token.isdigit()]
+        if len(found) > 1:
+            glued.append(found)
         if len(folded) == 1 and len(folded[0]) == 1:
-            run += tokens
+            run += found
         else:
             glued.append(run)
             run = []
@@ -255,17 +247,26 @@ def unmasked(text: str) -> list[str]:
     """
     found: list[str] = []
     for chunk in text.split():
-        masks = MASK.findall(chunk)
-        if not masks or sum(len(mask) for mask in masks) > 2:
-            continue
-        fills = [""]
-        for _ in range(sum(len(mask) for mask in masks)):
-            fills = [fill + letter for fill in fills for letter in LETTERS]
-        pieces = MASK.split(chunk)  # the text between the masks
-        for fill in fills:
-            filled, used = pieces[0], 0
-            for mask, piece in zip(masks, pieces[1:], strict=True):
-                filled += fill[used : used + len(mask)] + piece
-                used += len(mask)
+        for filled in masked_fills(chunk):
             found += split_words(filled)[0]
+    return found
+
+
+def masked_fills(chunk: str, letters: str = LETTERS) -> list[str]:
+    """A chunk (no spaces) with one or two letters masked by ``*`` or ``#`` between letters
+    (``k*rwa``, ``х**ня``), each mask filled with each of ``letters``; else nothing."""
+    masks = MASK.findall(chunk)
+    if not masks or sum(len(mask) for mask in masks) > 2:
+        return []
+    fills = [""]
+    for _ in range(sum(len(mask) for mask in masks)):
+        fills = [fill + letter for fill in fills for letter in letters]
+    pieces = MASK.split(chunk)  # the text between the masks
+    found = []
+    for fill in fills:
+        filled, used = pieces[0], 0
+        for mask, piece in zip(masks, pieces[1:], strict=True):
+            filled += fill[used : used + len(mask)] + piece
+            used += len(mask)
+        found.append(filled)
     return found
