@@ -9,44 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.server.harness import live_server
-from tests.web.ui import DESKTOP, SMALL_PHONE, seat_page
+from tests.web.ui import DESKTOP, SMALL_PHONE, polish_left, seat_page
 from tysiac import catalogue
 
-POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
 PAGES = ("/", "/kontakt", "/offline.html")
 LOCALES = {"en": "en-US", "uk": "uk-UA"}
-# Every line of visible text, and every label, title, placeholder and alt the page holds.
-SEEN = """() => {
-  const lines = document.body.innerText.split("\\n");
-  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
-    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
-      const value = node.getAttribute(name);
-      if (value) lines.push(value);
-    }
-  lines.push(document.title);
-  return lines.map((line) => line.trim()).filter(Boolean);
-}"""
-
-
-def polish_left(page: Page, lang: str) -> list[str]:
-    """The lines of the page that are Polish: a Polish letter outside the site's name (the
-    brand, as the language spells it), or a Polish catalogue text the language words
-    differently; and those with a key or a placeholder instead of words."""
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    words = catalogue.words(lang)
-    polish = {
-        text
-        for key, text in catalogue.words("pl").items()
-        if words.get(key, text) != text and text not in words.values()
-    }
-    brand = words["page.brand"]
-    lines: list[str] = page.evaluate(SEEN)
-    return [
-        line for line in lines if POLISH_LETTERS.search(line.replace(brand, "")) or line in polish
-    ]
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
