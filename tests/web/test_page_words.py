@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.harness import live_server
+from tests.web.test_accessibility import violations
 from tests.web.ui import DESKTOP, SMALL_PHONE, polish_left, seat_page
 from tysiac import catalogue
 
@@ -32,6 +33,8 @@ def test_the_pages_words_are_the_pages_language(
             expect(seat.locator("#table")).to_be_visible()
             expect(seat.locator("#hand > *").first).to_be_visible()
             assert polish_left(seat, lang) == [], f"/g/{code} at {viewport['width']}"
+            if viewport is DESKTOP:  # axe on the phone: test_accessibility, a language a width
+                assert violations(seat) == []
             seat.screenshot(
                 path=screenshots / f"table-{lang}-{viewport['width']}.png", full_page=True
             )
