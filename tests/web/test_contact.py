@@ -182,11 +182,12 @@ def test_no_axe_violations_on_the_contact_page(
 ) -> None:
     """Each state of the page, phone and desktop, light and dark: the scheme is switched
     on the page showing the state (emulate_media), which only the style sheets read. In
-    each language: Polish on a phone, English on a desktop, Ukrainian on a phone."""
+    each language: Polish on a phone, English on a desktop, Ukrainian on a phone (in the
+    light scheme only: the dark one's colours are Polish's on a phone)."""
     found: dict[str, list[str]] = {}
 
     def check(page: Page, state: str, width: int, lang: str) -> None:
-        for scheme in SCHEMES:
+        for scheme in SCHEMES if lang != "uk" else SCHEMES[:1]:
             page.emulate_media(color_scheme=scheme)
             found[f"{state}-{width}-{lang}-{scheme}"] = violations(page)
 
