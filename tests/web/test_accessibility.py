@@ -1,4 +1,5 @@
-"""axe-core (WCAG 2.0-2.2 A and AA) on every screen, light and dark, phone and desktop; reflow."""
+"""axe-core (WCAG 2.0-2.2 A and AA) on every screen, light and dark, phone and desktop, in
+every language; reflow."""
 
 from __future__ import annotations
 
@@ -7,18 +8,22 @@ from typing import Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
 
 from .ui import (
     DESKTOP,
+    LOCALES,
     PHONE,
     SMALL_PHONE,
     create_game,
     hand,
     make_moves,
+    new_page,
     play_until,
+    polish_left,
+    say,
     socket_seats,
     summary_shown,
 )
@@ -39,9 +44,15 @@ def violations(page: Page) -> list[str]:
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
 
 
-@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE, DESKTOP], ids=["375", "390", "1280"])
+# Each width in one language, each language at one width: every screen is checked in
+# every language and at every width, for the time of one hand a width. Ukrainian, with
+# the longest words, on the smallest phone.
+WIDTHS = [(SMALL_PHONE, "uk"), (PHONE, "en"), (DESKTOP, "pl")]
+
+
+@pytest.mark.parametrize(("viewport", "lang"), WIDTHS, ids=["375-uk", "390-en", "1280-pl"])
 def test_no_violations_on_any_screen(
-    browser: Browser, tmp_path: Path, screenshots: Path, viewport: dict[str, int]
+    browser: Browser, tmp_path: Path, screenshots: Path, viewport: dict[str, int], lang: str
 ) -> None:
     """Each screen at one width, light and dark. The scheme is switched on the page that
     shows the screen (emulate_media): only the style sheets read it, and under reduced
@@ -49,24 +60,29 @@ def test_no_violations_on_any_screen(
     seats the test does not look at play over the socket, without a browser."""
     found: dict[str, list[str]] = {}
     width = viewport["width"]
+    locale = LOCALES[lang]
 
     def check(page: Page, screen: str, shot: str | None = None, full_page: bool = True) -> None:
-        """axe on the screen in each scheme; ``shot``: the screenshot's name, per scheme."""
+        """axe on the screen in each scheme; ``shot``: the screenshot's name, per scheme.
+        And its words: all in its language (the rules' and terms' documents aside, which
+        are translated on their own)."""
+        if screen not in ("rules", "terms"):
+            found[f"{screen}-words"] = polish_left(page, lang)
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
             found[f"{screen}-{scheme}"] = violations(page)
             if shot is not None:
-                path = screenshots / f"{shot}-{width}-{scheme}.png"
+                path = screenshots / f"{shot}-{width}-{lang}-{scheme}.png"
                 page.screenshot(path=path, full_page=full_page)
 
     with live_server(tmp_path, hand_pause_seconds=600) as server:
         # Reduced motion: a card caught halfway through its 0.2 s flight is not a finding.
         context = browser.new_context(
             viewport=viewport,  # type: ignore[arg-type]
-            locale="pl-PL",
+            locale=locale,
             reduced_motion="reduce",
         )
-        page = context.new_page()
+        page = new_page(context, locale)
         pages_by_path = (
             ("/", "home"),
             ("/zasady", "rules"),
@@ -92,14 +108,15 @@ def test_no_violations_on_any_screen(
             for panel in ("scores", "log", "chat"):
                 page.locator(f"#tab-{panel}").click()
                 check(page, f"drawer-{panel}", f"drawer-{panel}", full_page=False)
-            page.get_by_role("button", name="Wróć do stołu").click()
-        watcher = browser.new_context(
+            page.get_by_role("button", name=say(page, "table.drawer.close")).click()
+        watcher_context = browser.new_context(
             viewport=viewport,  # type: ignore[arg-type]
-            locale="pl-PL",
+            locale=locale,
             reduced_motion="reduce",
-        ).new_page()
+        )
+        watcher = new_page(watcher_context, locale)
         watcher.goto(f"{server.base}/g/{code}")
-        watcher.get_by_text("Oglądasz grę jako widz").wait_for()
+        watcher.get_by_text(say(watcher, "table.spectator")).wait_for()
         check(watcher, "spectator")
         for seat in others:
             seat.close()
@@ -108,18 +125,34 @@ def test_no_violations_on_any_screen(
     assert {screen: v for screen, v in found.items() if v} == {}
 
 
-@pytest.mark.parametrize("path", ["/", "/zasady", "/regulamin", "/kontakt", "table"])
+# The home page and the table in Ukrainian, the contact page in English: their longer
+# words reflow too.
+REFLOWS = [
+    ("/", "uk"),
+    ("/zasady", "pl"),
+    ("/regulamin", "pl"),
+    ("/kontakt", "en"),
+    ("table", "uk"),
+]
+
+
+@pytest.mark.parametrize(("path", "lang"), REFLOWS, ids=[path for path, _ in REFLOWS])
 def test_reflow_at_320_px_with_text_at_200_percent(
-    browser: Browser, tmp_path: Path, path: str
+    browser: Browser, tmp_path: Path, path: str, lang: str
 ) -> None:
     with live_server(tmp_path) as server:
         if path == "table":
             code, _ = server.full_table(3)
             path = f"/g/{code}"  # a spectator's table, mid-bidding
-        context = browser.new_context(viewport={"width": 320, "height": 640}, bypass_csp=True)  # type: ignore[arg-type]
+        context = browser.new_context(
+            viewport={"width": 320, "height": 640},  # type: ignore[arg-type]
+            bypass_csp=True,
+            locale=LOCALES[lang],
+        )
         page = context.new_page()
         page.goto(server.base + path)
         page.wait_for_load_state("networkidle")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         page.add_style_tag(content="html { font-size: 200% !important; }")
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"

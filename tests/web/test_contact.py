@@ -1,5 +1,6 @@
 """The contact page in Chromium: typed by keyboard, encrypted in the page, relayed by the
-server to a real SMTP server, decrypted by GnuPG to exactly what was typed."""
+server to a real SMTP server, decrypted by GnuPG to exactly what was typed. Sent from an
+English and a Ukrainian page too: the form's words and its answers in the page's language."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from tests.server.contact_kit import (
     mail_sink,
 )
 from tests.server.harness import live_server
+from tysiac import catalogue
 
 from .test_accessibility import SCHEMES, violations
-from .ui import DESKTOP, PHONE
+from .ui import DESKTOP, LOCALES, PHONE, new_page, polish_left, say
 
 MESSAGE = "Dzień dobry!\nGra ABC123 się zawiesiła — co robić?\n\nPozdrawiam, Zażółć Gęślą"
 NICK = "Jaźń"
@@ -43,11 +45,11 @@ def sink() -> Iterator[MailSink]:
 
 
 def open_contact(
-    browser: Browser, base: str, viewport: dict[str, int] = DESKTOP
+    browser: Browser, base: str, viewport: dict[str, int] = DESKTOP, lang: str = "pl"
 ) -> tuple[Page, list[str]]:
     """The page, and the errors its console and scripts report (CSP violations among them)."""
-    context = browser.new_context(viewport=viewport, locale="pl-PL")  # type: ignore[arg-type]
-    page = context.new_page()
+    context = browser.new_context(viewport=viewport, locale=LOCALES[lang])  # type: ignore[arg-type]
+    page = new_page(context, LOCALES[lang])
     problems: list[str] = []
     page.on("console", lambda m: _console(problems, m))
     page.on("pageerror", lambda error: problems.append(str(error)))
@@ -62,22 +64,25 @@ def _console(problems: list[str], message: ConsoleMessage) -> None:
 
 def type_by_keyboard(page: Page, message: str, nick: str, email: str) -> None:
     """Into the message, Tab to the nick, Tab to the e-mail, Tab to the button, Enter."""
-    page.get_by_label("Wiadomość").focus()
+    page.get_by_label(say(page, "contact.message")).focus()
     page.keyboard.type(message)
     page.keyboard.press("Tab")
     page.keyboard.type(nick)
     page.keyboard.press("Tab")
     page.keyboard.type(email)
     page.keyboard.press("Tab")
-    expect(page.get_by_role("button", name="Zaszyfruj i wyślij")).to_be_focused()
+    expect(page.get_by_role("button", name=say(page, "contact.send"))).to_be_focused()
     page.keyboard.press("Enter")
 
 
-def expected_plaintext(message: str, nick: str, email: str) -> bytes:
+def expected_plaintext(message: str, nick: str, email: str, lang: str = "pl") -> bytes:
+    """The mail as the page composes it: the nick's and e-mail's lines in its language."""
+    none = catalogue.text("contact.mail.none", lang)
     text = (
         "Content-Type: text/plain; charset=utf-8\n"
         "Content-Transfer-Encoding: 8bit\n\n"
-        f"Nick: {nick}\nE-mail: {email}\n\n{message}\n"
+        f"{catalogue.text('contact.mail.nick', lang, nick=nick or none)}\n"
+        f"{catalogue.text('contact.mail.email', lang, email=email or none)}\n\n{message}\n"
     )
     return text.replace("\n", "\r\n").encode()
 
@@ -86,54 +91,60 @@ def test_typed_encrypted_relayed_and_decrypted_to_exactly_what_was_typed(
     browser: Browser, tmp_path: Path, keys: GnuPG, sink: MailSink, screenshots: Path
 ) -> None:
     settings = contact_settings(keys, sink.port, contact_per_day=1)
-    with live_server(tmp_path, **settings) as server:
-        page, problems = open_contact(browser, server.base)
+    with live_server(tmp_path, **settings) as server:  # from an English page
+        page, problems = open_contact(browser, server.base, lang="en")
         fingerprint = keys.fingerprint(OPERATOR)
         grouped = " ".join(fingerprint[i : i + 4] for i in range(0, 40, 4))
         expect(page.locator("#fingerprint")).to_have_text(grouped)
         expect(page.get_by_role("link", name="klucz.asc")).to_have_attribute("href", "/klucz.asc")
         type_by_keyboard(page, MESSAGE, NICK, EMAIL)
-        expect(page.get_by_role("status")).to_contain_text("Wiadomość wysłana", timeout=20000)
+        sent = f"{say(page, 'contact.sent')} {say(page, 'contact.sent.reply')}"
+        expect(page.get_by_role("status")).to_have_text(sent, timeout=20000)
         assert sink.arrived.wait(10)
-        expect(page.get_by_label("Wiadomość")).to_have_value("")
-        page.screenshot(path=screenshots / "contact-sent-1280.png", full_page=True)
+        expect(page.get_by_label(say(page, "contact.message"))).to_have_value("")
+        assert polish_left(page, "en") == []
+        page.screenshot(path=screenshots / "contact-sent-1280-en.png", full_page=True)
         assert problems == []  # no CSP violation, no script error
         # The limit (1 a day here): a clear refusal, and the text stays in the form.
-        type_by_keyboard(page, "Druga wiadomość", "", "")
+        type_by_keyboard(page, "Second message", "", "")
         alert = page.get_by_role("alert")
-        expect(alert).to_contain_text("wysłano już 1 wiadomości w ciągu doby", timeout=20000)
-        expect(alert).to_contain_text("Twój tekst został w formularzu")
-        expect(page.get_by_label("Wiadomość")).to_have_value("Druga wiadomość")
+        expect(alert).to_contain_text(say(page, "error.contact_limit", limit=1), timeout=20000)
+        expect(alert).to_contain_text(say(page, "contact.kept"))
+        expect(page.get_by_label(say(page, "contact.message"))).to_have_value("Second message")
         page.context.close()
     assert len(sink.received) == 1
     armored = encrypted_part(sink.received[0].message)
     assert "Zażółć" not in sink.received[0].message.as_string()
-    assert keys.decrypt(armored) == expected_plaintext(MESSAGE, NICK, EMAIL)
+    assert keys.decrypt(armored) == expected_plaintext(MESSAGE, NICK, EMAIL, "en")
 
 
 def test_nick_and_email_are_optional(
     browser: Browser, tmp_path: Path, keys: GnuPG, sink: MailSink
 ) -> None:
-    with live_server(tmp_path, **contact_settings(keys, sink.port)) as server:
-        page, _ = open_contact(browser, server.base, PHONE)
-        send = page.get_by_role("button", name="Zaszyfruj i wyślij")
+    with live_server(tmp_path, **contact_settings(keys, sink.port)) as server:  # in Ukrainian
+        page, _ = open_contact(browser, server.base, PHONE, "uk")
+        send = page.get_by_role("button", name=say(page, "contact.send"))
+        message = page.get_by_label(say(page, "contact.message"))
+        email = page.get_by_label(say(page, "contact.email"))
         send.click()
-        expect(page.get_by_label("Wiadomość")).to_have_attribute("aria-invalid", "true")
-        expect(page.get_by_text("Wpisz treść wiadomości.")).to_be_visible()
-        expect(page.get_by_label("Wiadomość")).to_be_focused()
-        page.get_by_label("Wiadomość").fill("Samo pytanie.")
-        page.get_by_label("E-mail (opcjonalnie)").fill("to nie adres")
+        expect(message).to_have_attribute("aria-invalid", "true")
+        expect(page.get_by_text(say(page, "contact.message.empty"))).to_be_visible()
+        expect(page.get_by_role("alert")).to_contain_text(say(page, "contact.invalid"))
+        expect(message).to_be_focused()
+        message.fill("Лише питання.")
+        email.fill("це не адреса")
         send.click()
-        expect(page.get_by_label("E-mail (opcjonalnie)")).to_have_attribute("aria-invalid", "true")
-        page.get_by_label("E-mail (opcjonalnie)").fill("")
+        expect(email).to_have_attribute("aria-invalid", "true")
+        expect(page.get_by_text(say(page, "contact.email.invalid"))).to_be_visible()
+        email.fill("")
         send.click()
-        expect(page.get_by_role("status")).to_contain_text("Wiadomość wysłana", timeout=20000)
+        sent = f"{say(page, 'contact.sent')} {say(page, 'contact.sent.reply')}"
+        expect(page.get_by_role("status")).to_have_text(sent, timeout=20000)
         assert sink.arrived.wait(10)
+        assert polish_left(page, "uk") == []
         page.context.close()
     armored = encrypted_part(sink.received[0].message)
-    assert keys.decrypt(armored) == expected_plaintext(
-        "Samo pytanie.", "(nie podano)", "(nie podano)"
-    )
+    assert keys.decrypt(armored) == expected_plaintext("Лише питання.", "", "", "uk")
 
 
 def test_a_failed_relay_keeps_the_text_and_says_try_again(
@@ -170,13 +181,15 @@ def test_no_axe_violations_on_the_contact_page(
     browser: Browser, tmp_path: Path, keys: GnuPG, sink: MailSink
 ) -> None:
     """Each state of the page, phone and desktop, light and dark: the scheme is switched
-    on the page showing the state (emulate_media), which only the style sheets read."""
+    on the page showing the state (emulate_media), which only the style sheets read. In
+    each language: Polish on a phone, English on a desktop, Ukrainian on a phone (in the
+    light scheme only: the dark one's colours are Polish's on a phone)."""
     found: dict[str, list[str]] = {}
 
-    def check(page: Page, state: str, width: int) -> None:
-        for scheme in SCHEMES:
+    def check(page: Page, state: str, width: int, lang: str) -> None:
+        for scheme in SCHEMES if lang != "uk" else SCHEMES[:1]:
             page.emulate_media(color_scheme=scheme)
-            found[f"{state}-{width}-{scheme}"] = violations(page)
+            found[f"{state}-{width}-{lang}-{scheme}"] = violations(page)
 
     (tmp_path / "on").mkdir()
     (tmp_path / "off").mkdir()
@@ -184,26 +197,30 @@ def test_no_axe_violations_on_the_contact_page(
         live_server(tmp_path / "on", **contact_settings(keys, sink.port)) as on,
         live_server(tmp_path / "off") as off,
     ):
-        for viewport in (PHONE, DESKTOP):
+        for viewport, lang in ((PHONE, "pl"), (DESKTOP, "en"), (PHONE, "uk")):
             width = viewport["width"]
-            context = browser.new_context(viewport=viewport, locale="pl-PL")  # type: ignore[arg-type]
-            page = context.new_page()
+            context = browser.new_context(viewport=viewport, locale=LOCALES[lang])  # type: ignore[arg-type]
+            page = new_page(context, LOCALES[lang])
+            send = page.get_by_role("button", name=say(page, "contact.send"))
+            email = page.get_by_label(say(page, "contact.email"))
             page.goto(on.base + "/kontakt")
             expect(page.locator("#fingerprint")).not_to_be_empty()
-            check(page, "form", width)
-            page.get_by_role("button", name="Zaszyfruj i wyślij").click()
-            page.get_by_label("E-mail (opcjonalnie)").fill("x")
-            page.get_by_role("button", name="Zaszyfruj i wyślij").click()
+            check(page, "form", width, lang)
+            send.click()
+            email.fill("x")
+            send.click()
             expect(page.get_by_role("alert")).not_to_be_empty()
-            check(page, "errors", width)
-            page.get_by_label("Wiadomość").fill("Test")
-            page.get_by_label("E-mail (opcjonalnie)").fill("")
-            page.get_by_role("button", name="Zaszyfruj i wyślij").click()
-            expect(page.get_by_role("status")).to_contain_text("wysłana", timeout=20000)
-            check(page, "sent", width)
+            check(page, "errors", width, lang)
+            page.get_by_label(say(page, "contact.message")).fill("Test")
+            email.fill("")
+            send.click()
+            expect(page.get_by_role("status")).to_contain_text(
+                say(page, "contact.sent"), timeout=20000
+            )
+            check(page, "sent", width, lang)
             page.goto(off.base + "/kontakt")
-            page.get_by_text("nie jest skonfigurowany").wait_for()
-            check(page, "off", width)
+            page.get_by_text(say(page, "contact.off")).wait_for()
+            check(page, "off", width, lang)
             context.close()
     assert {screen: v for screen, v in found.items() if v} == {}
 

@@ -1,4 +1,5 @@
-"""Whole hands and games through the page alone, in real Chromium."""
+"""Whole hands and games through the page alone, in real Chromium, each seat in its
+browser's language (a table of Polish, English and Ukrainian players, each seeing its own)."""
 
 from __future__ import annotations
 
@@ -20,18 +21,36 @@ from .ui import (
     expect_heading,
     hand,
     join_game,
+    lang_of,
     make_moves,
     open_player,
     play_until,
+    polish_left,
+    say,
     seat_page,
     summary_shown,
 )
 
 NICKS = ["Ala", "Ola", "Ela", "Iza"]
+# Each seat's language, by the number of players: one table of all three languages.
+LANGS = {3: ("pl", "en", "uk"), 2: ("en", "uk"), 4: ("uk", "en", "pl", "uk")}
+# Text wider than its box: a word cut or spilling out (a heading only for screen readers,
+# one pixel wide, is no box).
+OVERFLOWING = """() => [...document.querySelectorAll('button, th, td, h1, h2, h3, label')]
+    .filter((el) => el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1)
+    .map((el) => el.id || el.textContent.trim().slice(0, 40))"""
 
 
-def seat_players(browser: Browser, base: str, players: int) -> list[Page]:
-    pages = [open_player(browser, f"{base}/", PHONE if i % 2 else DESKTOP) for i in range(players)]
+def seat_players(
+    browser: Browser, base: str, players: int, langs: tuple[str, ...] = ()
+) -> list[Page]:
+    """Players on the home page, each in its language (Polish by default), who create and
+    join a game by its form; a phone (390 px) at every other seat."""
+    langs = langs or ("pl",) * players
+    pages = [
+        open_player(browser, f"{base}/", PHONE if i % 2 else DESKTOP, lang)
+        for i, lang in enumerate(langs)
+    ]
     code = create_game(pages[0], NICKS[0], players)
     for page, nick in zip(pages[1:], NICKS[1:], strict=False):
         page.goto(f"{base}/")
@@ -39,21 +58,38 @@ def seat_players(browser: Browser, base: str, players: int) -> list[Page]:
     return pages
 
 
+def whose_turn(page: Page) -> re.Pattern[str]:
+    """The status line's start in the page's language: "Twój ruch: …" or "Ruch: Ala (…)"."""
+    starts = [say(page, key, **fill).split("{")[0] for key, fill in TURNS]
+    return re.compile("|".join(f"^{re.escape(start)}" for start in starts))
+
+
+TURNS = (("turn.yours", {"move": "{"}), ("turn.theirs", {"who": "{", "phase": ""}))
+
+
 @pytest.mark.parametrize("players", [3, 2, 4])
 def test_a_whole_hand_to_its_summary(
     browser: Browser, tmp_path: Path, screenshots: Path, players: int
 ) -> None:
     with live_server(tmp_path, hand_pause_seconds=60) as server:
-        pages = seat_players(browser, server.base, players)
+        pages = seat_players(browser, server.base, players, LANGS[players])
         for page in pages:  # everyone sees the table; in 4-player hands the dealer holds nothing
-            expect(page.get_by_role("status").first).to_contain_text(re.compile("ruch", re.I))
+            expect(page.locator("#turn")).to_have_text(whose_turn(page))
         holding = [page for page in pages if hand(page).get_by_role("button").count() > 0]
         assert len(holding) == min(players, 3)
         pages[0].screenshot(path=screenshots / f"table-{players}p-start.png")
         play_until(pages, summary_shown(pages[0]))
         for page in pages:
-            expect_heading(page, "Podsumowanie rozdania")
+            expect_heading(page, say(page, "table.summary.title"))
         pages[0].screenshot(path=screenshots / f"table-{players}p-summary.png", full_page=True)
+        for seat, page in enumerate(pages):  # the summary, the scores and the log: its words
+            lang = lang_of(page)
+            assert polish_left(page, lang) == [], (seat, lang)
+            assert page.evaluate(OVERFLOWING) == [], (seat, lang)
+            if seat and lang != "pl" and players < 4:  # the first's is table-…-summary.png
+                width = page.viewport_size["width"] if page.viewport_size else 0
+                shot = screenshots / f"summary-{players}p-{lang}-{width}.png"
+                page.screenshot(path=shot, full_page=True)
         for page in pages:
             page.context.close()
 
@@ -63,26 +99,30 @@ def test_a_game_to_its_end_screen_and_a_rematch(
 ) -> None:
     # Test-only: one contract from 1000 (the lowest, 100, ends the game), with a deck the
     # mus player wins: the first hand is the last.
+    # In Ukrainian and English: the end screen's words, its axe, the rematch's.
     near = (900, 900, 900)
     with live_server(tmp_path, start_scores=near, deck=STRONG_DECK) as server:
-        pages = seat_players(browser, server.base, 3)
-        ended = pages[0].get_by_role("heading", name="Koniec gry")
+        pages = seat_players(browser, server.base, 3, ("uk", "en", "uk"))
+        ended = pages[0].get_by_role("heading", name=say(pages[0], "table.end.title"))
         play_until(pages, lambda: ended.count() > 0 and ended.first.is_visible(), limit=180)
         for page in pages:
-            expect_heading(page, "Koniec gry")
+            expect_heading(page, say(page, "table.end.title"))
         assert violations(pages[0]) == []  # the end screen too
+        assert polish_left(pages[1], "en") == []
         pages[0].screenshot(path=screenshots / "end-points.png", full_page=True)
-        pages[1].get_by_role("button", name="Rewanż").click()
+        pages[1].get_by_role("button", name=say(pages[1], "table.end.rematch")).click()
         # The rematch deals once every player is back: until then it shows who is.
-        pages[0].get_by_role("link", name="Przejdź do rewanżu").click()
-        expect_heading(pages[0], "Rewanż: czekamy, aż wrócą gracze")
+        go = say(pages[0], "table.end.rematch.go")
+        pages[0].get_by_role("link", name=go).click()
+        expect_heading(pages[0], say(pages[0], "table.lobby.title.rematch"))
         seats = pages[0].locator("#lobby-seats")
         expect(seats.locator(".chip-ok")).to_have_count(1)
-        expect(seats).to_contain_text("jeszcze poza stołem")
+        expect(seats).to_contain_text(say(pages[0], "table.chip.not_back"))
         expect(hand(pages[0])).to_be_hidden()
+        assert polish_left(pages[0], "uk") == []
         pages[0].screenshot(path=screenshots / "rematch-waiting.png", full_page=True)
         for page in pages[1:]:
-            page.get_by_role("link", name="Przejdź do rewanżu").click()
+            page.get_by_role("link", name=say(page, "table.end.rematch.go")).click()
         for page in pages:
             expect(hand(page).get_by_role("button").first).to_be_visible()
         assert len({page.url for page in pages}) == 1
@@ -110,9 +150,11 @@ def test_reload_in_the_middle_of_a_hand_and_carry_on(browser: Browser, tmp_path:
 def test_a_spectator_sees_the_table_but_no_hand(browser: Browser, tmp_path: Path) -> None:
     with live_server(tmp_path) as server:
         code, _ = server.full_table(3)
-        watcher = open_player(browser, f"{server.base}/g/{code}")
-        expect(watcher.get_by_text("Oglądasz grę jako widz")).to_be_visible()
+        watcher = open_player(browser, f"{server.base}/g/{code}", lang="en")
+        expect(watcher.locator("#spectator")).to_have_text(say(watcher, "table.spectator"))
+        expect(watcher.locator("#spectator")).to_be_visible()
         expect(hand(watcher)).to_have_count(0)
+        assert polish_left(watcher, "en") == []
         watcher.context.close()
 
 

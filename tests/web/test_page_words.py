@@ -6,54 +6,18 @@ the offline page and the review's "open a record" page."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.server.harness import live_server
-from tests.web.ui import DESKTOP, SMALL_PHONE, seat_page
+from tests.web.test_accessibility import violations
+from tests.web.ui import DESKTOP, SMALL_PHONE, polish_left, seat_page
 from tysiac import catalogue
 
-POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
-# Polish words that are no English word, for Polish written without its own letters.
-POLISH_WORDS = re.compile(r"\b(?:nie|jest|oraz|albo|lub|tej|przez|tylko|gdy|czy|dla|kopii)\b", re.I)
 PAGES = ("/", "/zasady", "/regulamin", "/kontakt", "/offline.html", "/przebieg")
 LOCALES = {"en": "en-US", "uk": "uk-UA"}
-# Every line of visible text, and every label, title, placeholder and alt the page holds.
-SEEN = """() => {
-  const lines = document.body.innerText.split("\\n");
-  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
-    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
-      const value = node.getAttribute(name);
-      if (value) lines.push(value);
-    }
-  lines.push(document.title);
-  return lines.map((line) => line.trim()).filter(Boolean);
-}"""
-
-
-def polish_left(page: Page, lang: str) -> list[str]:
-    """The lines of the page that are Polish: a Polish letter outside the site's name (the
-    brand, as the language spells it), a Polish word, or a Polish catalogue text the
-    language words differently."""
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    words = catalogue.words(lang)
-    polish = {
-        text
-        for key, text in catalogue.words("pl").items()
-        if words.get(key, text) != text and text not in words.values()
-    }
-    brand = words["page.brand"]
-    lines: list[str] = page.evaluate(SEEN)
-    return [
-        line
-        for line in lines
-        if POLISH_LETTERS.search(line.replace(brand, ""))
-        or POLISH_WORDS.search(line)
-        or line in polish
-    ]
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
@@ -69,6 +33,8 @@ def test_the_pages_words_are_the_pages_language(
             expect(seat.locator("#table")).to_be_visible()
             expect(seat.locator("#hand > *").first).to_be_visible()
             assert polish_left(seat, lang) == [], f"/g/{code} at {viewport['width']}"
+            if viewport is DESKTOP:  # axe on the phone: test_accessibility, a language a width
+                assert violations(seat) == []
             seat.screenshot(
                 path=screenshots / f"table-{lang}-{viewport['width']}.png", full_page=True
             )

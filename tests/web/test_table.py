@@ -11,9 +11,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import STRONG_DECK, FakeClock, live_server
+from tysiac import catalogue
 
 from .ui import (
     DESKTOP,
+    LOCALES,
     PHONE,
     SMALL_PHONE,
     SNAPSHOT,
@@ -22,6 +24,7 @@ from .ui import (
     controls,
     make_moves,
     play_until,
+    say,
     seat_page,
     take_turn,
     turn,
@@ -54,14 +57,7 @@ FIT = """() => {
 # at (read apart, a state that came between had the page move in a phase never looked at).
 LOOK = f"() => ({{ look: ({FIT})(), controls: ({SNAPSHOT})() }})"
 
-PHASES = {
-    "licytuj": "bidding",
-    "wybierz musik": "musik",
-    "oddaj karty": "give",
-    "odłóż": "discard",
-    "zadeklaruj": "declare",
-    "zagraj": "play",
-}
+PHASES = ("bidding", "musik", "give", "discard", "declare", "play")
 
 
 def inside(rect: list[float], width: int, height: int) -> bool:
@@ -69,27 +65,31 @@ def inside(rect: list[float], width: int, height: int) -> bool:
     return left >= 0 and top >= 0 and right <= width + 0.5 and bottom <= height + 0.5
 
 
-def phase_of(turn: str) -> str | None:
-    if not turn.startswith("Twój ruch"):
+def phase_of(turn: str, lang: str = catalogue.DEFAULT) -> str | None:
+    """The phase of the page's own move by its status line ("Twój ruch: licytuj…"), or None."""
+    yours = catalogue.text("turn.yours", lang, move="{").split("{")[0]
+    if not turn.startswith(yours):
         return None
-    return next((name for words, name in PHASES.items() if words in turn), None)
+    words = catalogue.words(lang)
+    return next((p for p in PHASES if words[f"turn.move.{p}"].split("{")[0] in turn), None)
 
 
+# In English and Ukrainian too: their longer words must fit the phone's one screen.
 CASES = [
-    (SMALL_PHONE, "light", 3),
-    (SMALL_PHONE, "dark", 2),
-    (SMALL_PHONE, "light", 4),
-    (PHONE, "dark", 3),
-    (PHONE, "light", 2),
-    (DESKTOP, "light", 4),
-    (DESKTOP, "dark", 3),
+    (SMALL_PHONE, "light", 3, "pl"),
+    (SMALL_PHONE, "dark", 2, "uk"),
+    (SMALL_PHONE, "light", 4, "en"),
+    (PHONE, "dark", 3, "uk"),
+    (PHONE, "light", 2, "en"),
+    (DESKTOP, "light", 4, "pl"),
+    (DESKTOP, "dark", 3, "pl"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("viewport", "scheme", "players"),
+    ("viewport", "scheme", "players", "lang"),
     CASES,
-    ids=[f"{v['width']}x{v['height']}-{s}-{n}p" for v, s, n in CASES],
+    ids=[f"{v['width']}x{v['height']}-{s}-{n}p-{lang}" for v, s, n, lang in CASES],
 )
 def test_every_phase_fits_one_screen(
     browser: Browser,
@@ -98,15 +98,16 @@ def test_every_phase_fits_one_screen(
     viewport: dict[str, int],
     scheme: str,
     players: int,
+    lang: str,
 ) -> None:
     """The table, the hand and the controls of the move, inside the viewport, unscrolled."""
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         code, tokens = server.full_table(players)
         pages = [
-            seat_page(browser, server.base, code, seat, token, viewport, scheme)
+            seat_page(browser, server.base, code, seat, token, viewport, scheme, LOCALES[lang])
             for seat, token in enumerate(tokens)
         ]
-        tag = f"{viewport['width']}x{viewport['height']}-{scheme}-{players}p"
+        tag = f"{viewport['width']}x{viewport['height']}-{scheme}-{players}p-{lang}"
         seen: dict[str, dict[str, Any]] = {}
         deadline = time.monotonic() + 120
         summary: dict[str, Any] | None = None
@@ -119,7 +120,7 @@ def test_every_phase_fits_one_screen(
                     summary = look
                     page.screenshot(path=screenshots / f"phase-{tag}-summary.png")
                     break
-                phase = phase_of(look["turn"])
+                phase = phase_of(look["turn"], lang)
                 if phase is None or not (look["cards"] or look["moves"]):
                     continue
                 if phase not in seen:
@@ -186,42 +187,46 @@ def test_a_finished_trick_is_seen_whole_by_everyone(browser: Browser, tmp_path: 
 
 
 def test_the_drawer_holds_chat_scores_and_log_on_a_phone(browser: Browser, tmp_path: Path) -> None:
+    # In Ukrainian: the drawer's tabs, with their longer names, and the chat in it.
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         code, tokens = server.full_table(3)
-        page = seat_page(browser, server.base, code, 0, tokens[0], SMALL_PHONE)
-        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
-        expect(page.get_by_role("log", name="Czat")).to_be_hidden()
+        page = seat_page(browser, server.base, code, 0, tokens[0], SMALL_PHONE, locale="uk-UA")
+        cards = page.get_by_role("toolbar", name=say(page, "table.hand.label"))
+        chat = page.get_by_role("log", name=say(page, "table.chat.title"))
+        expect(cards).to_be_visible()
+        expect(chat).to_be_hidden()
         writer = server.client(code, tokens[1])
-        writer.send({"type": "chat", "text": "cześć wszystkim"})
+        writer.send({"type": "chat", "text": "привіт усім"})
         chat_tab = page.locator("#tab-chat")
-        expect(chat_tab).to_have_accessible_name("Czat, nowe wiadomości: 1")
+        expect(chat_tab).to_have_accessible_name(say(page, "table.drawer.unread", count=1))
         expect(page.locator("#unread")).to_have_text("1")
         chat_tab.click()
-        expect(page.get_by_role("log", name="Czat")).to_contain_text("cześć wszystkim")
+        expect(chat).to_contain_text("привіт усім")
         expect(chat_tab).to_have_attribute("aria-expanded", "true")
         expect(page.locator("#unread")).to_be_hidden()
         assert page.evaluate("() => document.activeElement.id") == "drawer-close"
-        page.get_by_role("textbox", name="Wiadomość").fill("hej")
-        page.get_by_role("button", name="Wyślij").click()
-        expect(page.get_by_role("log", name="Czat")).to_contain_text("Gracz0: hej")
+        page.get_by_role("textbox", name=say(page, "table.chat.message")).fill("хей")
+        page.get_by_role("button", name=say(page, "table.chat.send")).click()
+        expect(chat).to_contain_text("Gracz0: хей")
         page.keyboard.press("Escape")  # back to the table, where the focus came from
-        expect(page.get_by_role("log", name="Czat")).to_be_hidden()
+        expect(chat).to_be_hidden()
         assert page.evaluate("() => [window.scrollY, document.activeElement.id]") == [0, "tab-chat"]
         page.locator("#tab-scores").click()
-        expect(page.get_by_role("heading", name="Wyniki")).to_be_visible()
-        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_hidden()
-        page.get_by_role("button", name="Wróć do stołu").click()
-        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
+        expect(page.get_by_role("heading", name=say(page, "table.scores.title"))).to_be_visible()
+        expect(cards).to_be_hidden()
+        page.get_by_role("button", name=say(page, "table.drawer.close")).click()
+        expect(cards).to_be_visible()
         page.locator("#tab-log").click()
-        expect(page.get_by_role("log", name="Przebieg gry")).to_contain_text("Nowe rozdanie")
+        dealt = say(page, "log.dealt", dealer="{").split("{")[0]
+        expect(page.get_by_role("log", name=say(page, "table.log.title"))).to_contain_text(dealt)
         # Widened (a tablet turned) with no new state: the column stands beside the table.
         page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
         expect(page.locator("#drawer-tabs")).to_be_hidden()
-        expect(page.get_by_role("log", name="Czat")).to_be_visible()
-        expect(page.get_by_role("toolbar", name="Twoje karty")).to_be_visible()
+        expect(chat).to_be_visible()
+        expect(cards).to_be_visible()
         page.set_viewport_size(SMALL_PHONE)  # type: ignore[arg-type]
         expect(page.locator("#tab-chat")).to_be_visible()
-        expect(page.get_by_role("log", name="Czat")).to_be_hidden()
+        expect(chat).to_be_hidden()
         writer.close()
         page.context.close()
 
@@ -323,9 +328,9 @@ def test_long_nicks_fit_the_score_sheet_and_the_summary(
         tokens = [created["token"]]
         tokens += [server.join(created["code"], nick[:20])["token"] for nick in LONG[1:]]
         code = created["code"]
-        pages = [
-            seat_page(browser, server.base, code, 0, tokens[0], DESKTOP),
-            seat_page(browser, server.base, code, 1, tokens[1], SMALL_PHONE),
+        pages = [  # the longer words of English and Ukrainian beside the long nicks
+            seat_page(browser, server.base, code, 0, tokens[0], DESKTOP, locale="en-US"),
+            seat_page(browser, server.base, code, 1, tokens[1], SMALL_PHONE, locale="uk-UA"),
         ]
         third = SocketSeat(server.client(code, tokens[2]))  # only moves: no page
         box = pages[0].locator("#score-box")

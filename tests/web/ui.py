@@ -1,4 +1,9 @@
-"""Playing through the page alone: what a person sees and presses, by role and name."""
+"""Playing through the page alone: what a person sees and presses, by role and name.
+
+The names are the catalogue's in the page's language: a page opened here with a locale
+(``open_player``, ``seat_page``) is remembered with its language, and ``say`` words a key
+in it; any other page is taken to be Polish, the browser's language in these tests.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +12,43 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.server.harness import Client, Endpoint, simple_move
+from tysiac import catalogue
 
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 375, "height": 667}
 DESKTOP = {"width": 1280, "height": 800}
+LOCALES = {"pl": "pl-PL", "en": "en-US", "uk": "uk-UA"}  # a browser speaking each language
+
+_languages: WeakKeyDictionary[Page, str] = WeakKeyDictionary()
 
 
-def open_player(browser: Browser, url: str, viewport: dict[str, int] = DESKTOP) -> Page:
-    context: BrowserContext = browser.new_context(viewport=viewport, locale="pl-PL")  # type: ignore[arg-type]
+def new_page(context: BrowserContext, locale: str) -> Page:
+    """A page of ``context``, whose browser speaks ``locale``: the page's language."""
     page = context.new_page()
+    _languages[page] = locale.split("-")[0]
+    return page
+
+
+def lang_of(page: Page) -> str:
+    return _languages.get(page, catalogue.DEFAULT)
+
+
+def say(page: Page, key: str, /, **params: object) -> str:
+    """The catalogue's text of ``key`` in the page's language."""
+    return catalogue.text(key, lang_of(page), **params)
+
+
+def open_player(
+    browser: Browser, url: str, viewport: dict[str, int] = DESKTOP, lang: str = "pl"
+) -> Page:
+    locale = LOCALES[lang]
+    context: BrowserContext = browser.new_context(viewport=viewport, locale=locale)  # type: ignore[arg-type]
+    page = new_page(context, locale)
     page.goto(url)
     return page
 
@@ -36,7 +65,7 @@ def seat_page(
 ) -> Page:
     """A browser that holds ``seat`` (its key stored as the game page stores it), at the table."""
     context = browser.new_context(viewport=viewport, color_scheme=scheme, locale=locale)  # type: ignore[arg-type]
-    page = context.new_page()
+    page = new_page(context, locale)
     page.goto(f"{base}/zasady")
     entry = json.dumps({"seat": seat, "token": token, "nick": f"Gracz{seat}"})
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"tysiac-online:{code}", entry])
@@ -46,19 +75,20 @@ def seat_page(
 
 def create_game(page: Page, nick: str, players: int, **options: Any) -> str:
     """Fill the home page form, create the game; returns the game code from the URL."""
-    page.get_by_label("Nick", exact=True).fill(nick)
-    page.get_by_label(f"{players} graczy").check()
+    count = {2: "two", 3: "three", 4: "four"}[players]
+    page.get_by_label(say(page, "home.nick"), exact=True).fill(nick)
+    page.get_by_label(say(page, f"home.players.{count}")).check()
     if options.get("public"):
-        page.get_by_label("Gra publiczna").check()
-    page.get_by_role("button", name="Załóż grę").click()
+        page.get_by_label(say(page, "home.public")).check()
+    page.get_by_role("button", name=say(page, "home.create")).click()
     page.wait_for_url(re.compile(r"/g/[A-Z0-9]{6}$"))
     return page.url.rsplit("/", 1)[1]
 
 
 def join_game(page: Page, code: str, nick: str) -> None:
-    page.get_by_label("Nick", exact=True).fill(nick)
-    page.get_by_label("Kod gry").fill(code)
-    page.get_by_role("button", name="Dołącz do gry", exact=True).click()
+    page.get_by_label(say(page, "home.nick"), exact=True).fill(nick)
+    page.get_by_label(say(page, "home.join.code")).fill(code)
+    page.get_by_role("button", name=say(page, "home.join.submit"), exact=True).click()
     page.wait_for_url(re.compile(rf"/g/{code}$"))
 
 
@@ -68,7 +98,7 @@ SNAPSHOT = """() => {
     const shown = el =>
         el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     const usable = el => shown(el) && !el.disabled && el.getAttribute('aria-disabled') !== 'true';
-    const toolbar = document.querySelector('[role=toolbar][aria-label="Twoje karty"]');
+    const toolbar = document.getElementById('hand');  // "Twoje karty"
     const inHand = el => toolbar !== null && toolbar.contains(el);
     return {
         buttons: [...document.querySelectorAll('button')]
@@ -80,7 +110,7 @@ SNAPSHOT = """() => {
 
 
 def hand(page: Page) -> Locator:
-    return page.get_by_role("toolbar", name="Twoje karty")
+    return page.get_by_role("toolbar", name=say(page, "table.hand.label"))
 
 
 def controls(page: Page) -> tuple[list[str], list[str]]:
@@ -100,7 +130,7 @@ def click_card(page: Page, name: str) -> None:
 def show_chat(page: Page) -> None:
     """On a narrow screen the chat is in a drawer: open it (a wide one always shows it)."""
     tab = page.locator("#tab-chat")
-    heading = page.get_by_role("heading", name="Czat")
+    heading = page.get_by_role("heading", name=say(page, "table.chat.title"))
     expect(tab.or_(heading).filter(visible=True).first).to_be_visible()  # the page is drawn
     if tab.is_visible() and tab.get_attribute("aria-expanded") != "true":
         tab.click()
@@ -109,25 +139,35 @@ def show_chat(page: Page) -> None:
 
 def show_table(page: Page) -> None:
     """Close the side drawer, if open, to see the table again."""
-    close = page.get_by_role("button", name="Wróć do stołu")
+    close = page.get_by_role("button", name=say(page, "table.drawer.close"))
     if close.is_visible():
         close.click()
 
 
-def lowest_contract(buttons: list[str]) -> str:
+def lowest_contract(buttons: list[str], lang: str = catalogue.DEFAULT) -> str:
     """The first "Graj za N" button (the contract buttons go up from the bid), or ""."""
-    return next((name for name in buttons if name.startswith("Graj za ")), "")
+    verb = catalogue.text("table.move.declare", lang)
+    prefix = catalogue.text("table.move.value", lang, verb=verb, value="")
+    return next((name for name in buttons if name.startswith(prefix)), "")
 
 
 def visible(page: Page, name: str) -> bool:
     return name in controls(page)[0]
 
 
-RANK_POINTS = {"dziewiątka": 0, "walet": 2, "dama": 3, "król": 4, "dziesiątka": 10, "as": 11}
+RANK_POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
 
 
-def points(card_name: str) -> int:
-    return RANK_POINTS[card_name.split()[0]]
+def points(card_name: str, lang: str = catalogue.DEFAULT) -> int:
+    """A card's points by its name (its rank's name comes first in every language)."""
+    ranks = {catalogue.text(f"card.rank.{r}", lang): p for r, p in RANK_POINTS.items()}
+    return ranks[card_name.split()[0]]
+
+
+def is_meld(card_name: str, lang: str = catalogue.DEFAULT) -> bool:
+    """A card that melds when led: its name says "meldunek" in the language."""
+    marker = catalogue.text("card.meld", lang, card="", value="").strip(" ,")
+    return marker in card_name
 
 
 def take_turn(page: Page) -> bool:
@@ -142,19 +182,21 @@ def take_turn(page: Page) -> bool:
 def act(page: Page, buttons: list[str], cards: list[str]) -> bool:
     """``take_turn`` on the controls seen in one look (``controls``): a test that looked
     at a phase moves in that phase, not in one that came after its look."""
-    for name in ("Pas", "Pierwszy musik", lowest_contract(buttons)):
+    lang = lang_of(page)
+    first_musik = say(page, "table.musik.nth", ordinal=say(page, "table.ordinal.first"))
+    for name in (say(page, "table.move.pass"), first_musik, lowest_contract(buttons, lang)):
         if name in buttons:
             click(page, name)
             return True
-    for confirm in ("Oddaj karty", "Odłóż karty"):
+    for confirm in (say(page, "table.move.give"), say(page, "table.move.discard")):
         if confirm in buttons:
-            plain = [c for c in cards if "meldunek" not in c] or cards
-            for card in sorted(plain, key=points)[:2]:
+            plain = [c for c in cards if not is_meld(c, lang)] or cards
+            for card in sorted(plain, key=lambda c: points(c, lang))[:2]:
                 click_card(page, card)
             click(page, confirm)
             return True
     if cards:
-        melds = [c for c in cards if "meldunek" in c]
+        melds = [c for c in cards if is_meld(c, lang)]
         click_card(page, melds[0] if melds else cards[0])
         return True
     return False
@@ -241,8 +283,51 @@ def card_names(page: Page) -> list[str]:
 
 
 def summary_shown(page: Page) -> Callable[[], bool]:
-    heading = page.get_by_role("heading", name="Podsumowanie rozdania")
+    heading = page.get_by_role("heading", name=say(page, "table.summary.title"))
     return lambda: heading.count() > 0 and heading.first.is_visible()
+
+
+POLISH_LETTERS = re.compile("[ąćęłńóśźżĄĆĘŁŃÓŚŹŻ]")
+# Polish words that are no English word, for Polish written without its own letters.
+POLISH_WORDS = re.compile(r"\b(?:nie|jest|oraz|albo|lub|tej|przez|tylko|gdy|czy|dla|kopii)\b", re.I)
+NOT_WORDS = re.compile(r"⟦|\{\w+\}")  # a key the page lacks (words.js), a placeholder left
+# Every line of visible text, and every label, title, placeholder and alt the page holds.
+SEEN = """() => {
+  const lines = document.body.innerText.split("\\n");
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
+    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+      const value = node.getAttribute(name);
+      if (value) lines.push(value);
+    }
+  lines.push(document.title);
+  return lines.map((line) => line.trim()).filter(Boolean);
+}"""
+
+
+def polish_left(page: Page, lang: str) -> list[str]:
+    """The lines of the page that are Polish: a Polish letter outside the site's name (the
+    brand, as the language spells it), a Polish word, or a Polish catalogue text the
+    language words differently; and those with a key or a placeholder instead of words. For a Polish
+    page, only the latter."""
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    lines: list[str] = page.evaluate(SEEN)
+    if lang == catalogue.DEFAULT:
+        return [line for line in lines if NOT_WORDS.search(line)]
+    words = catalogue.words(lang)
+    polish = {
+        text
+        for key, text in catalogue.words("pl").items()
+        if words.get(key, text) != text and text not in words.values()
+    }
+    brand = words["page.brand"]
+    return [
+        line
+        for line in lines
+        if POLISH_LETTERS.search(line.replace(brand, ""))
+        or (lang != "pl" and POLISH_WORDS.search(line))
+        or line in polish
+        or NOT_WORDS.search(line)
+    ]
 
 
 def expect_heading(page: Page, name: str) -> None:
