@@ -24,6 +24,7 @@ import argparse
 import collections
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,20 @@ from tests.wordfilter.corpus import (  # noqa: E402
 from tysiac.wordfilter import WordFilter  # noqa: E402
 
 
+def detection(words: WordFilter, title: str, forms: Iterable[tuple[str, str, object]]) -> None:
+    """How many of ``forms`` (text, disguise, …) the filter catches, in all and per disguise."""
+    totals: collections.Counter[str] = collections.Counter()
+    missed: dict[str, list[str]] = collections.defaultdict(list)
+    for text, disguise, _ in forms:
+        totals[disguise] += 1
+        if words.find(text) is None:
+            missed[disguise].append(text)
+    total = sum(totals.values())
+    caught = total - sum(len(texts) for texts in missed.values())
+    print(f"{title}: {caught}/{total} detected ({100 * caught / total:.2f}%)")
+    print_detection(totals, missed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=0, help="about N dictionary forms only")
@@ -52,30 +67,8 @@ def main() -> None:
     words = WordFilter()
     print(f"LDNOOBW lists loaded: {', '.join(words.ldnoobw) or 'none (run make assets)'}")
 
-    totals: collections.Counter[str] = collections.Counter()
-    missed: dict[str, list[str]] = collections.defaultdict(list)
-    for text, disguise, _ in disguised():
-        totals[disguise] += 1
-        if words.find(text) is None:
-            missed[disguise].append(text)
-    total = sum(totals.values())
-    caught = total - sum(len(texts) for texts in missed.values())
-    print(f"disguised vulgar forms: {caught}/{total} detected ({100 * caught / total:.2f}%)")
-    print_detection(totals, missed)
-
-    totals.clear()
-    missed.clear()
-    for text, disguise, _ in eastern_disguised():
-        totals[disguise] += 1
-        if words.find(text) is None:
-            missed[disguise].append(text)
-    total = sum(totals.values())
-    caught = total - sum(len(texts) for texts in missed.values())
-    print(
-        f"Ukrainian and Russian vulgar forms: {caught}/{total} detected"
-        f" ({100 * caught / total:.2f}%)"
-    )
-    print_detection(totals, missed)
+    detection(words, "disguised vulgar forms", disguised())
+    detection(words, "Ukrainian and Russian vulgar forms", eastern_disguised())
 
     for name in CLEAN:
         corpus = lines(name)
