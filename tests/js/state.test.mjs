@@ -42,6 +42,17 @@ describe("withSnapshot", () => {
     );
   });
 
+  it("keeps a sent move's controls off until a newer state answers it", () => {
+    const sent = S.withBusy(stateAfter([message({ v: 4 }), 0]));
+    const presence = S.withSnapshot(sent, { ...message({ v: 4 }), delta: true }, 1);
+    assert.equal(presence.busy, true);
+    const answer = S.withSnapshot(presence, { ...message({ v: 5 }), delta: true }, 2);
+    assert.equal(answer.busy, false);
+    const reconnected = S.withSnapshot(sent, message({ v: 4 }), 3);
+    assert.equal(reconnected.busy, false);
+    assert.equal(S.withError(presence, "").busy, false);
+  });
+
   it("counts the move's deadline and the taken trick's moment from the time received", () => {
     const state = stateAfter([
       message({ game: { time_left_ms: 30_000, trick_shown_ms: 1500 } }),

@@ -91,7 +91,10 @@ export function withSnapshot(state, message, now) {
   return {
     ...state,
     snap,
-    busy: false,
+    // A state with no new move on the same connection (a seat came online, a chat line)
+    // is not the answer to the move sent: its controls stay off until that answer (a
+    // newer state or an error) comes. A new connection's first state ends the wait.
+    busy: state.busy && Boolean(message.delta) && v === state.snap?.v,
     error: "",
     deadline: game.time_left_ms === null ? null : now + game.time_left_ms,
     selection,
