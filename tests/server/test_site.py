@@ -74,3 +74,36 @@ def test_a_refusal_names_its_field_and_its_values(tmp_path: Path) -> None:
             "key": "error.unknown_game",
             "message": "Nie ma gry o takim kodzie.",
         }
+
+
+def test_the_server_built_pages_answer_304_to_their_etag(tmp_path: Path) -> None:
+    """The HTML pages the server fills in (their fallback words, a document in the
+    reader's language) are revalidated like /api/site: a returning visitor's load costs
+    a 304, and each language's document has its own ETag."""
+    with live_server(tmp_path) as server, server.http() as http:
+        tags: dict[str, str] = {}
+        for path in (
+            "/",
+            "/kontakt",
+            "/przebieg",
+            "/g/ABCDEF",
+            "/zasady?lang=pl",
+            "/zasady?lang=en",
+        ):
+            page = http.get(path)
+            assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+            assert page.text.startswith("<!doctype html>"), path
+            tags[path] = page.headers["etag"]
+            again = http.get(path, headers={"If-None-Match": tags[path]})
+            assert again.status_code == 304 and not again.content, path
+            assert again.headers["etag"] == tags[path]
+        assert tags["/zasady?lang=pl"] != tags["/zasady?lang=en"]
+        stale = http.get("/zasady?lang=en", headers={"If-None-Match": tags["/zasady?lang=pl"]})
+        assert stale.status_code == 200 and stale.headers["content-language"] == "en"
+        negotiated = http.get(
+            "/regulamin", headers={"Accept-Language": "uk", "If-None-Match": tags["/"]}
+        )
+        assert (
+            negotiated.status_code == 200
+            and "accept-language" in negotiated.headers["vary"].lower()
+        )

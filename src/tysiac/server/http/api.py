@@ -184,22 +184,44 @@ def with_fallback(page: str) -> str:
     )
 
 
+Tagged = tuple[bytes, str]  # a body the server built, and its ETag
+
+
+def tagged(text: str) -> Tagged:
+    body = text.encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
+
+
+def revalidated(
+    request: Request, built: Tagged, media: str, headers: dict[str, str] | None = None
+) -> Response:
+    """A body the server built, sent with ``no-cache`` and its ETag: the next load asks
+    again and gets a 304 with no body while nothing changed, and a new release or
+    configuration is seen at once."""
+    body, etag = built
+    headers = {**(headers or {}), "ETag": etag, "Cache-Control": "no-cache"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media, headers=headers)
+
+
+HTML = "text/html; charset=utf-8"
+
+
 @functools.lru_cache(maxsize=32)
-def _filled(path: Path, modified: int) -> str:
+def _filled(path: Path, modified: int) -> Tagged:
     """The page at ``path`` (as of ``modified``) with its fallback words filled in."""
-    return with_fallback(path.read_text(encoding="utf-8"))
+    return tagged(with_fallback(path.read_text(encoding="utf-8")))
 
 
-def _file(name: str) -> Response:
+def _file(request: Request, name: str) -> Response:
     path = STATIC / name
     if not path.is_file():
         raise HTTPException(404)
-    headers = {"Cache-Control": "no-cache"}
     if name.endswith(".html"):
-        text = _filled(path, path.stat().st_mtime_ns)
-        return Response(text, media_type="text/html; charset=utf-8", headers=headers)
+        return revalidated(request, _filled(path, path.stat().st_mtime_ns), HTML)
     media = "application/manifest+json" if name.endswith(".webmanifest") else None
-    return FileResponse(path, headers=headers, media_type=media)
+    return FileResponse(path, headers={"Cache-Control": "no-cache"}, media_type=media)
 
 
 # sw.js names its cache after this line, which the server fills in (below).
@@ -265,7 +287,7 @@ def _manifest(request: Request) -> Response:
 
 
 @functools.cache
-def document_page(name: str, lang: str) -> str:
+def document_page(name: str, lang: str) -> Tagged:
     """The whole page of the document ``name`` in ``lang``: its title, description and
     the page's own words in that language, so it reads right before any script runs."""
     words = catalogue.words(lang)
@@ -287,7 +309,7 @@ def document_page(name: str, lang: str) -> str:
         footer_terms=html.escape(words["review.footer.terms"]),
         footer_contact=html.escape(words["review.footer.contact"]),
     )
-    return with_fallback(page)
+    return tagged(with_fallback(page))
 
 
 async def documents(request: Request) -> Response:
@@ -295,11 +317,12 @@ async def documents(request: Request) -> Response:
     for when its reader chose another language than the browser's, else the browser's
     ``Accept-Language``)."""
     lang = language(request)
-    headers = {"Cache-Control": "no-cache", "Content-Language": lang}
+    headers = {"Content-Language": lang}
     if asked(request) is None:
         headers["Vary"] = "Accept-Language"
-    text = document_page(DOCUMENT_PAGES[request.url.path], lang)
-    return Response(text, media_type="text/html; charset=utf-8", headers=headers)
+    return revalidated(
+        request, document_page(DOCUMENT_PAGES[request.url.path], lang), HTML, headers
+    )
 
 
 async def page(request: Request) -> Response:
@@ -308,16 +331,16 @@ async def page(request: Request) -> Response:
         return await run_in_threadpool(_worker)  # hashing reads files: off the event loop
     if name == "manifest.webmanifest":
         return _manifest(request)
-    return _file(name)
+    return _file(request, name)
 
 
 async def game_page(request: Request) -> Response:
-    return _file("game.html")
+    return _file(request, "game.html")
 
 
 async def review_page(request: Request) -> Response:
     """The deal review of a finished game (the page asks for the review itself)."""
-    return _file("review.html")
+    return _file(request, "review.html")
 
 
 def site_facts(settings: Settings, lang: str = catalogue.DEFAULT) -> dict[str, Any]:
@@ -356,30 +379,22 @@ def site_facts(settings: Settings, lang: str = catalogue.DEFAULT) -> dict[str, A
     }
 
 
-_site: dict[tuple[int, str], tuple[bytes, str]] = {}
+_site: dict[tuple[int, str], Tagged] = {}
 
 
 async def site(request: Request) -> Response:
     """``site_facts`` as JSON in the request's language (``?lang=``, else
     ``Accept-Language``: then the answer varies by it), the same bytes per language while
-    the process runs: sent with an ETag (its hash) and ``no-cache``, so a page load asks
-    again and gets a 304 while nothing changed, and a new release or configuration is
-    seen at once."""
+    the process runs, revalidated by its ETag."""
     settings = service_of(request).settings
     lang = language(request)
     if (id(settings), lang) not in _site:
         body = json.dumps(site_facts(settings, lang), ensure_ascii=False, separators=(",", ":"))
-        encoded = body.encode()
         if any(held != id(settings) for held, _ in _site):
             _site.clear()
-        _site[id(settings), lang] = encoded, f'"{hashlib.sha256(encoded).hexdigest()[:20]}"'
-    body_bytes, etag = _site[id(settings), lang]
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if asked(request) is None:
-        headers["Vary"] = "Accept-Language"
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body_bytes, media_type="application/json", headers=headers)
+        _site[id(settings), lang] = tagged(body)
+    headers = {} if asked(request) is not None else {"Vary": "Accept-Language"}
+    return revalidated(request, _site[id(settings), lang], "application/json", headers)
 
 
 async def service_error(request: Request, error: Exception) -> Response:
