@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 import pytest
 
 from tests.server.harness import live_server
-from tysiac.server.http import api
+from tysiac.server.http import pages
 from tysiac.web import STATIC
 
 SCRIPT = re.compile(r"<script\b[^>]*\bsrc=\"([^\"]+)\"", re.I)
@@ -25,7 +25,7 @@ VENDOR = "/static/vendor/"
 def file_of(url: str) -> Path:
     if url.startswith("/static/"):
         return STATIC / url.removeprefix("/static/")
-    return STATIC / api.PAGES[url]
+    return STATIC / pages.PAGES[url]
 
 
 def constant(source: str, name: str) -> str:
@@ -61,9 +61,14 @@ def closure(roots: set[str]) -> tuple[set[str], set[str]]:
 
 
 def page_scripts() -> set[str]:
-    pages = sorted(STATIC.glob("*.html"))
-    assert {p.name for p in pages} >= {"index.html", "game.html", "contact.html", "offline.html"}
-    return {url for page in pages for url in SCRIPT.findall(page.read_text(encoding="utf-8"))}
+    html_pages = sorted(STATIC.glob("*.html"))
+    assert {p.name for p in html_pages} >= {
+        "index.html",
+        "game.html",
+        "contact.html",
+        "offline.html",
+    }
+    return {url for page in html_pages for url in SCRIPT.findall(page.read_text(encoding="utf-8"))}
 
 
 def precached() -> set[str]:
@@ -94,15 +99,15 @@ def test_the_cache_is_named_after_the_static_files(tmp_path: Path) -> None:
     chunk = static / "vendor" / "openpgp" / "chunk.min.mjs"
     chunk.write_text("export const a = 1;")
     (static / "sw.js").write_text('const ASSETS = "dev";')
-    first = api.assets_version(static)
+    first = pages.assets_version(static)
     assert re.fullmatch(r"[0-9a-f]{16}", first)
-    assert api.assets_version(static) == first
+    assert pages.assets_version(static) == first
     (static / "sw.js").write_text('const ASSETS = "dev"; // edited')
-    assert api.assets_version(static) == first  # the worker's own bytes change anyway
+    assert pages.assets_version(static) == first  # the worker's own bytes change anyway
     chunk.write_text("export const a = 2;")  # an upgraded library, same file name
-    assert api.assets_version(static) != first
+    assert pages.assets_version(static) != first
     (static / "new.js").write_text("")
-    assert len({first, api.assets_version(static)}) == 2
+    assert len({first, pages.assets_version(static)}) == 2
 
 
 def test_the_worker_is_served_with_its_cache_name(tmp_path: Path) -> None:
@@ -112,7 +117,7 @@ def test_the_worker_is_served_with_its_cache_name(tmp_path: Path) -> None:
     assert response.headers["content-type"].startswith("text/javascript")
     assert response.headers["service-worker-allowed"] == "/"
     assert response.headers["cache-control"] == "no-cache"
-    assert f'const ASSETS = "{api.assets_version()}";' in response.text
+    assert f'const ASSETS = "{pages.assets_version()}";' in response.text
     assert 'const ASSETS = "dev";' not in response.text
     assert "const CACHE = `tysiac-${ASSETS}`;" in response.text
 

@@ -21,7 +21,7 @@ from tools import check_catalogue
 
 from tysiac import catalogue
 from tysiac.rules.options import CHOICES, option_id
-from tysiac.server.http import api
+from tysiac.server.http import pages
 from tysiac.server.moderation import texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -254,7 +254,7 @@ def test_the_pages_fallback_words_are_the_catalogues(page: str) -> None:
     catalogues have them."""
     held = (SRC / "web" / "static" / page).read_text(encoding="utf-8")
     assert [found for found in FALLBACK.findall(held) if found != "{}"] == []
-    served = FALLBACK.findall(api.with_fallback(held))
+    served = FALLBACK.findall(pages.with_fallback(held))
     assert len(served) <= 1
     for lang, words in (json.loads(served[0]) if served else {}).items():
         assert words and words.items() <= catalogue.words(lang).items(), (page, lang)
