@@ -9,6 +9,12 @@ of strong bots playing each other: for each hand, the forecast made when the con
 declared (untrimmed) and the card and marriage points the declarer then made, and prints
 the mean gap with a 95 % interval and the share of forecasts that were too high.
 
+And the chance of the contract, per contract band: the share of the deals that make it
+at declaring (the bot's forecast of its chance) against the share of the hands that
+were made, with the Brier score (the mean squared gap between the forecast chance and
+the 0 or 1 that came), so a forecast of the chance (this one, or a learned model's) is
+judged where it matters: 0.25 is a coin's, 0 a prophet's.
+
     python bench/bot_calibration.py --hands 300 --players 3 --seed 1
 """
 
@@ -18,6 +24,7 @@ import argparse
 import math
 import random
 import statistics
+from typing import NamedTuple
 
 from tysiac import bots, rules
 from tysiac.bots import strong
@@ -26,9 +33,18 @@ from tysiac.rules import variants
 from tysiac.rules.hand import Phase
 from tysiac.rules.options import options_from_json
 
+# Contract bands: the forced or barely raised contract, the common ones, the bold ones.
+BANDS = ((100, 110), (120, 140), (150, 170), (180, 400))
 
-def forecast(view: rules.GameView, rng: random.Random) -> float:
-    """The untrimmed mean of what the declarer would make, as the bot sees it at declaring."""
+
+class Forecast(NamedTuple):
+    points: float  # the untrimmed mean of what the declarer would make
+    chance: float  # the share of the deals that make the contract
+
+
+def forecast(view: rules.GameView, rng: random.Random, contract: int) -> Forecast:
+    """What the declarer would make and its chance of making ``contract``, as the bot sees
+    it at declaring."""
     hand = view["hand"]
     assert hand is not None
     options = options_from_json(view["options"])
@@ -42,29 +58,50 @@ def forecast(view: rules.GameView, rng: random.Random) -> float:
         gifts=gifts,
         dead=codes_mask(hand["discarded"]),
     )
-    return statistics.fmean(outcomes) + strong.OPTIMISM
+    chance = sum(o + strong.OPTIMISM >= contract for o in outcomes) / len(outcomes)
+    return Forecast(statistics.fmean(outcomes) + strong.OPTIMISM, chance)
 
 
-def one_hand(players: int, seed: int) -> tuple[float, int] | None:
-    """One hand of strong bots: (forecast, points made) for its declarer, or None if void."""
+class Declared(NamedTuple):
+    predicted: Forecast
+    contract: int
+    made: int  # card and marriage points the declarer made
+
+
+def one_hand(players: int, seed: int) -> Declared | None:
+    """One hand of strong bots: its declarer's forecast, contract and points, or None if
+    void."""
     rng = random.Random(seed)
     game = rules.deal(rules.new_game(players, seed % players), rules.shuffle(rng))
-    predicted: float | None = None
+    predicted: Forecast | None = None
     while game.hand is not None and game.hand.phase is not Phase.OVER:
         seat = game.to_move
         assert seat is not None
         view = rules.view(game, seat, history=True)
-        if "declare" in view["legal"]:
-            predicted = forecast(view, random.Random(seed))
         action = bots.choose("strong", view, rng)
+        if action["type"] == "declare":
+            predicted = forecast(view, random.Random(seed), int(action["value"]))
         game = rules.apply(game, rules.action_from_json(action))
     hand = game.hand
-    if predicted is None or hand is None or hand.declarer is None:
+    if predicted is None or hand is None or hand.declarer is None or hand.contract is None:
         return None
     made = hand.won[hand.declarer] + variants.counted_melds(
         hand.options, hand.meld_points(hand.declarer), hand.tricks_won[hand.declarer]
     )
-    return predicted, made
+    return Declared(predicted, hand.contract, made)
+
+
+def bands(played: list[Declared]) -> None:
+    print("contract   hands  forecast chance  made   Brier")
+    for low, high in BANDS:
+        inside = [d for d in played if low <= d.contract <= high]
+        if not inside:
+            continue
+        chance = statistics.fmean(d.predicted.chance for d in inside)
+        made = statistics.fmean(d.made >= d.contract for d in inside)
+        brier = statistics.fmean((d.predicted.chance - (d.made >= d.contract)) ** 2 for d in inside)
+        band = f"{low}-{high}" if high < 400 else f"{low}+"
+        print(f"{band:<9} {len(inside):>6}  {chance:>14.0%}  {made:>5.0%}  {brier:.3f}")
 
 
 def main() -> None:
@@ -75,7 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     pairs = [one_hand(args.players, args.seed * 100_003 + i) for i in range(args.hands)]
     played = [p for p in pairs if p is not None]
-    gaps = [predicted - made for predicted, made in played]
+    gaps = [d.predicted.points - d.made for d in played]
     mean = statistics.fmean(gaps)
     half = 1.96 * statistics.stdev(gaps) / math.sqrt(len(gaps))
     high = sum(g > 0 for g in gaps) / len(gaps)
@@ -84,6 +121,7 @@ def main() -> None:
         f"forecast - made: mean {mean:+.1f} points, 95% CI [{mean - half:+.1f}, {mean + half:+.1f}]"
     )
     print(f"forecasts above the result: {high:.0%}; OPTIMISM in use: {strong.OPTIMISM}")
+    bands(played)
 
 
 if __name__ == "__main__":
