@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
+from tysiac.wordfilter.fold import camel_parts
+
 from .corpus import dictionary_vulgar, lines
 
 LDNOOBW = Path(__file__).resolve().parents[2] / "src" / "tysiac" / "wordfilter" / "data"
@@ -408,11 +410,13 @@ def readings(text: str) -> list[str]:
     """``text`` in plain lower-case letters, each look-alike read by look and by sound, ``1``
     as i and as l, ``00`` as oo and as u (at most 64 readings): what a disguise of a clean text
     may read as (``sрać``: spać and srać; ``gr00pę``: groopę)."""
-    plain = unicodedata.normalize("NFKD", text)
+    plain = " ".join(part for chunk in text.split() for part in camel_parts(chunk))
+    plain = unicodedata.normalize("NFKD", plain)
     plain = "".join(c for c in plain if unicodedata.category(c) not in ("Mn", "Me", "Cf"))
     plain = "".join(_SMALL.get(c, c) for c in plain).lower()
     for drawing, letter in UNDRAWN:
         plain = plain.replace(drawing, letter)
+    plain = re.sub(r"\((\w)\)", r"\1", plain)  # ⒦ is (k)
     looks = {other: latin for latin, others in LOOKALIKES.items() for other in others}
     found = [""]
     for c in plain.replace("00", "\0"):  # two zeros: o (doubled) or u
@@ -434,6 +438,7 @@ def _vulgar_words() -> tuple[re.Pattern[str], frozenset[str]]:
         path = LDNOOBW / "ldnoobw" / f"{language}.json"
         entries = json.loads(path.read_text("utf-8")) if path.exists() else []
         words |= {_single(e) for e in entries if e not in excluded and " " not in e}
+    words |= {word.replace("x", "ks") for word in words}  # sexo is sekso
     words |= {word.replace("e", "") for word in words}
     words |= {word + "s" for word in words}
     return dictionary_vulgar(), frozenset(words)
@@ -453,10 +458,14 @@ def became_vulgar(text: str) -> bool:
     a form dictionary-vulgar.txt calls vulgar (``sрać``: srać; ``d00pek``: dupek) or a word
     of the LDNOOBW lists (``gr00pę``: grope). Such a disguise may be blocked."""
     regex, words = _vulgar_words()
+    chunks = [part for chunk in text.split() for part in camel_parts(chunk)]
+    chunks += [re.sub(r"(?<=\D)(?:(?=\d*[26])\d{2,}|(\d)\1+)$", "", c) for c in chunks]  # Suko2000
     return any(
-        regex.search(word) or _single(word) in words
-        for reading in readings(text)
-        for word in re.findall(r"\w+", reading)
+        regex.search(word) or regex.search(_single(word)) or _single(word) in words
+        for chunk in chunks
+        for reading in readings(chunk)
+        for spelled in re.findall(r"\w+", reading)
+        for word in {spelled, spelled.replace("ó", "u")}  # ó sounds as u: dópa
     )
 
 
