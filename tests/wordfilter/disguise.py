@@ -37,8 +37,6 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from tysiac.wordfilter.fold import camel_parts
-
 from .corpus import dictionary_vulgar, lines
 
 LDNOOBW = Path(__file__).resolve().parents[2] / "src" / "tysiac" / "wordfilter" / "data"
@@ -442,6 +440,20 @@ def _vulgar_words() -> tuple[re.Pattern[str], frozenset[str]]:
     words |= {word.replace("e", "") for word in words}
     words |= {word + "s" for word in words}
     return dictionary_vulgar(), frozenset(words)
+
+
+def camel_parts(chunk: str) -> list[str]:
+    """A nick cut before each capital that follows a small letter or a digit, or that starts
+    a capitalised part after capitals (``MrCHUJMaly`` -> ``Mr CHUJ Maly``); the filter's own
+    rule is stricter (``fold.camel_parts``), this one only reads disguises."""
+    cuts = [0]
+    for place in range(1, len(chunk)):
+        before, letter, after = chunk[place - 1], chunk[place], chunk[place + 1 : place + 2]
+        if letter.isupper() and (
+            before.islower() or before.isdigit() or (before.isupper() and after.islower())
+        ):
+            cuts.append(place)
+    return [chunk[a:b] for a, b in zip(cuts, [*cuts[1:], len(chunk)], strict=True)]
 
 
 def lines_of(path: Path) -> list[str]:
