@@ -84,7 +84,6 @@ MIXED = 3  # a word with more letters of two readings is read all by look, then 
 # which words mix them with Latin letters.
 READINGS: dict[str, tuple[str, ...]] = {}
 LOOKS: dict[int, str] = {}  # a str.translate table
-ASCII = re.compile(r"[\x00-\x7f]")
 EAST_SLAVIC = re.compile("[а-яёєіїґў]+")  # after casefold: the letters of eastern.py's words
 GREEK = re.compile("[\u0370-\u03ff]")
 LATIN_LETTER = re.compile("[a-z]")
