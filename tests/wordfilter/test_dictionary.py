@@ -58,3 +58,5 @@ def test_the_bench_prints_its_figures() -> None:
     assert "chat.txt: 0 hits" in done.stdout
     assert "Ukrainian and Russian vulgar forms:" in done.stdout
     assert "chat-uk.txt: 0 hits" in done.stdout
+    assert "generated disguises, by kind:" in done.stdout
+    assert "clean CamelCase nicks: 0 hits" in done.stdout

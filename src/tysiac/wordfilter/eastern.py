@@ -27,10 +27,11 @@ a fold of their own, and ``WordFilter.find`` asks this filter too:
    mixes the two alphabets is also read all in Latin letters by look (``рizdес``).
 3. A word is blocked when it is prefixes (``data/eastern-prefixes.txt``: на, по, за, від,
    роз...; one that ends in a consonant only before a consonant or the hard sign:
-   ``съебать``, not ``себе``), a stem (marked ``^``: no prefixes), and any ending or one
-   of the stem's endings; a stem marked ``~`` only in a word with a Cyrillic letter
-   (``сука``: Polish ``suka`` is a female dog, ``cyka`` ticks); unless the word is on
-   ``data/eastern-allow.txt``.
+   ``съебать``, not ``себе``, nor before a digit written for a vowel: ``z38yś`` is żebyś),
+   a stem (marked ``^``: no prefixes), and any ending or one of the stem's endings; a stem
+   marked ``~`` only in a word with a Cyrillic letter (``сука``: Polish ``suka`` is a female
+   dog, ``cyka`` ticks); unless the word is on ``data/eastern-allow.txt``, also read with
+   its digits as letters (``hu1ajnoga`` is hulajnoga).
 4. A word with one or two letters masked (``х*й``, ``п**дец``, ``bl*at``) is tried with
    every Cyrillic (or Latin) letter in their place; longer masks are ``data/masked.txt``'s
    business.
@@ -61,10 +62,12 @@ ALPHABET = "абвгдежзийклмнопрстуфхцчшщъыэюяії"
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 # Vowels that a prefix ending in a consonant may not stand before (с+ебать would be
 # себе): Russian writes the hard sign there (съебать), Ukrainian an apostrophe (з'їбав).
-VOWELS = "аеиоуыэюяіaeiou"
+VOWELS = "аеиоуыэюяіaeiou3401!@€"  # and the digits and symbols written for vowels: z38ys
 
 
 LATIN_LETTER = re.compile("[a-z]")
+DIGITS = re.compile("[0-9@$!€]")
+UNLEET = str.maketrans("034@5$789!€", "oeaasstbgie")
 
 
 class _LatinLooks(dict[int, str]):
@@ -272,8 +275,17 @@ class EasternFilter:
         return f"(?:{_trie(entries)})*"
 
     def allowed(self, word: str) -> bool:
-        """Whether a folded word is an ordinary one on the allow-list."""
-        return word in self._allow or self._allow_inside.search(word) is not None
+        """Whether a folded word is an ordinary one on the allow-list, also read with its
+        digits and symbols as letters, ``1`` as ``i`` or as ``l`` (``hu1ajnoga``)."""
+        if word in self._allow or self._allow_inside.search(word) is not None:
+            return True
+        if not DIGITS.search(word):
+            return False
+        read = word.translate(UNLEET)
+        return any(
+            spelled in self._allow or self._allow_inside.search(spelled) is not None
+            for spelled in (_fold(read.replace("1", "i")), _fold(read.replace("1", "l")))
+        )
 
     def find_word(self, word: str) -> str | None:
         """The stem that one word of ``eastern_words`` has, or None. A word that mixes

@@ -66,6 +66,12 @@ def _letters(text: str) -> str | None:
     return text if text.isascii() and text.isalpha() else None
 
 
+# Greek and Cyrillic letters that look like a Latin letter in lower case where CLDR's
+# confusables have no such pair (they hold ω as the Latin omega ꞷ): borrowed for that look,
+# they are read by it alone (fold.py).
+LOOKS_TOO = {"ω": "w", "ш": "w", "щ": "w"}
+
+
 @lru_cache(maxsize=4096)
 def latin_look(letter: str) -> str | None:
     """The ASCII letters that ``letter`` looks like by its skeleton, or None.
@@ -74,8 +80,11 @@ def latin_look(letter: str) -> str | None:
     skeleton is not ASCII reads as its capital does: ``к`` has the skeleton ``ĸ`` (kra, a
     small capital K) and ``К`` the skeleton ``K``; likewise ``т``, ``в``, ``м``, ``н``,
     ``κ``. A letter that looks like a digit looks like no letter (``б`` -> ``6``): leetspeak
-    is the filter's own business.
+    is the filter's own business. A few letters look like a Latin letter where CLDR has no
+    such pair (``LOOKS_TOO``: ``ω``, ``ш``, ``щ`` like w).
     """
+    if letter in LOOKS_TOO:
+        return LOOKS_TOO[letter]
     look = _plain(skeleton(letter))
     if not look.isascii():
         look = _plain(skeleton(letter.upper()))
