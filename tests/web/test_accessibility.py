@@ -3,14 +3,16 @@ every language; reflow."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
+from tysiac.web import STATIC
 
 from .ui import (
     DESKTOP,
@@ -29,19 +31,59 @@ from .ui import (
 )
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# The rules of TAGS that read colours: all that a colour scheme can change, since the dark
+# scheme sets colours only (test_the_dark_scheme_changes_colours_only).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
 
-def violations(page: Page) -> list[str]:
+def violations(page: Page, colours_only: bool = False) -> list[str]:
+    """axe's WCAG A and AA violations on the page as it is, or only those of its colours
+    (``colours_only``: the same page again in the other scheme)."""
+    # axe-core is put in once per document (570 kB to send and compile each time else).
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    chosen = {"type": "rule", "values": COLOUR_RULES} if colours_only else None
     # Only the violations come back whole (the other result types are not read).
-    options = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
-    results = Axe().run(page, options=options)
+    options = {
+        "runOnly": chosen or {"type": "tag", "values": TAGS},
+        "resultTypes": ["violations"],
+    }
+    results = page.evaluate("(options) => axe.run(document, options)", options)
     return [
         f"{v['id']}: {v['help']} ({', '.join(str(n['target']) for n in v['nodes'][:3])})"
-        for v in results.response["violations"]
+        for v in results["violations"]
     ]
 
 
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+# A rule of the dark scheme: inside `@media (prefers-color-scheme: dark)` or under
+# `[data-theme="dark"]` (the scheme chosen in the settings), up to its declarations.
+DARK_RULE = re.compile(
+    r"(?:@media \(prefers-color-scheme: dark\) \{\s*[^{]*"
+    r'|[^{}]*\[data-theme="dark"\][^{]*)'
+    r"\{([^}]*)\}"
+)
+COLOUR = re.compile(r"#[0-9a-f]{3,8}|rgb\([^)]*\)")
+
+
+def test_the_dark_scheme_changes_colours_only() -> None:
+    """Why a page is scanned whole in the light scheme and for its colours in the dark one:
+    every rule of the dark scheme, in every style sheet, sets the colour scheme or a
+    colour, nothing else."""
+    rules = 0
+    for sheet in sorted((STATIC / "css").glob("*.css")):
+        css = sheet.read_text(encoding="utf-8")
+        found = DARK_RULE.findall(css)
+        mentions = css.count("prefers-color-scheme: dark") + css.count('data-theme="dark"')
+        assert len(found) == mentions, sheet.name  # no dark rule of another shape
+        for block in found:
+            for declaration in filter(None, (d.strip() for d in block.split(";"))):
+                name, value = (part.strip() for part in declaration.split(":", 1))
+                assert (name, value) == ("color-scheme", "dark") or (
+                    (name.startswith("--") or name == "fill") and COLOUR.fullmatch(value)
+                ), (sheet.name, declaration)
+        rules += len(found)
+    assert rules == 4
 
 
 # Each width in one language, each language at one width: every screen is checked in
@@ -54,10 +96,11 @@ WIDTHS = [(SMALL_PHONE, "uk"), (PHONE, "en"), (DESKTOP, "pl")]
 def test_no_violations_on_any_screen(
     browser: Browser, tmp_path: Path, screenshots: Path, viewport: dict[str, int], lang: str
 ) -> None:
-    """Each screen at one width, light and dark. The scheme is switched on the page that
-    shows the screen (emulate_media): only the style sheets read it, and under reduced
-    motion they change at once, so one visit (and one hand) serves both schemes. The
-    seats the test does not look at play over the socket, without a browser."""
+    """Each screen at one width, light and dark (the dark scheme for its colours, all it
+    changes). The scheme is switched on the page that shows the screen (emulate_media):
+    only the style sheets read it, and under reduced motion they change at once, so one
+    visit (and one hand) serves both schemes. The seats the test does not look at play
+    over the socket, without a browser."""
     found: dict[str, list[str]] = {}
     width = viewport["width"]
     locale = LOCALES[lang]
@@ -70,7 +113,7 @@ def test_no_violations_on_any_screen(
             found[f"{screen}-words"] = polish_left(page, lang)
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
-            found[f"{screen}-{scheme}"] = violations(page)
+            found[f"{screen}-{scheme}"] = violations(page, colours_only=scheme == "dark")
             if shot is not None:
                 path = screenshots / f"{shot}-{width}-{lang}-{scheme}.png"
                 page.screenshot(path=path, full_page=full_page)
