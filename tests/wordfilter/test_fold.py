@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tysiac.wordfilter import fold_word, split_words
-from tysiac.wordfilter.fold import unmasked
+from tysiac.wordfilter.fold import camel_parts, unmasked
 
 
 @pytest.mark.parametrize(
@@ -126,3 +126,18 @@ def test_masked_letters_are_filled_in(text: str, filled: str) -> None:
 @pytest.mark.parametrize("text", ["*ważne*", "5 * 3", "gwiazdka*", "k***a", "dobra karta"])
 def test_emphasis_arithmetic_and_long_masks_are_not_masks(text: str) -> None:
     assert unmasked(text) == []
+
+
+@pytest.mark.parametrize(
+    ("nick", "parts"),
+    [
+        ("KrolKurew", ["Krol", "Kurew"]),
+        ("M4ryKurwa", ["M4ry", "Kurwa"]),  # a capital after a symbol after a small letter
+        ("M€9@Szczyj", ["M€9@", "Szczyj"]),  # or before one
+        ("B19Pi11€€r|)01ec", ["B19", "Pi11€€r|)01ec"]),
+        ("SZCZYT2000", ["SZCZYT2000"]),  # no small letter: one word
+        ("iPhone", ["iPhone"]),  # a part of one letter: whole
+    ],
+)
+def test_nicks_are_cut_where_a_capital_starts_a_part(nick: str, parts: list[str]) -> None:
+    assert camel_parts(nick) == parts

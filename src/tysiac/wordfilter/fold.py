@@ -282,8 +282,8 @@ def camel_parts(chunk: str) -> list[str]:
         if not letter.isupper():
             continue
         if before in SMALL_TOO:
-            if _after_small(chunk, place - 1):
-                cuts.append(place)
+            if _after_small(chunk, place - 1) or _starts_small(chunk, place + 1):
+                cuts.append(place)  # M4ryKurwa, and M€9@Szczyj: a small letter either side
         elif _lower(before) and not (
             before in DIACRITICS and chunk[place - 2 : place - 1].isupper()
         ):
