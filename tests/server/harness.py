@@ -98,7 +98,9 @@ class Endpoint:
 
     def http(self) -> httpx.Client:
         transport = None if self.source is None else httpx.HTTPTransport(local_address=self.source)
-        return httpx.Client(base_url=self.base, timeout=10, transport=transport)
+        # 30 s: a loaded 2-core machine was seen to take over 10 s to answer (a passing
+        # test never waits for it).
+        return httpx.Client(base_url=self.base, timeout=30, transport=transport)
 
     def create(self, nick: str = "Ala", players: int = 3, **options: Any) -> Message:
         with self.http() as client:
@@ -238,7 +240,7 @@ class ProcessServer(Endpoint):
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(10)
+            self.process.wait(30)  # 0.2 s on a quiet machine; over 10 s was seen under load
 
 
 # The sweeper's pass in tests (1 s in production): what time brings (a deal after the pause,
