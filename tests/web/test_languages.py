@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.server.harness import live_server
 from tysiac import catalogue
@@ -101,3 +101,30 @@ def first_heading(name: str, lang: str) -> str:
     found = re.search(r"<h1>(.*?)</h1>", catalogue.document(name, lang))
     assert found, f"{name} in {lang} has no h1"
     return found.group(1)
+
+
+def test_a_page_for_another_language_is_shown_in_it_not_in_polish_first(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The pages' HTML is Polish until the words of the reader's language come: an English
+    reader's page stays hidden until then (or 3 s, whatever came), a Polish one's never."""
+    needs("en")
+    visibility = "getComputedStyle(document.body).visibility"
+    with live_server(tmp_path) as server:
+        for locale, first in (("pl-PL", "visible"), ("en-GB", "hidden")):
+            context = browser.new_context(locale=locale, service_workers="block")
+            held: list[Route] = []
+            # The words wait until released.
+            context.route("**/api/site*", lambda route, held=held: held.append(route))
+            page = context.new_page()
+            page.goto(server.base + "/", wait_until="domcontentloaded")
+            while not held:
+                page.wait_for_timeout(20)
+            assert page.evaluate(visibility) == first, locale
+            if first == "hidden":
+                page.wait_for_function(f"() => {visibility} === 'visible'", timeout=4500)
+            held[0].continue_()
+            lang = locale[:2]
+            expect(page.locator("h1")).to_have_text(catalogue.words(lang)["home.heading"])
+            assert page.evaluate(visibility) == "visible"
+            context.close()

@@ -12,6 +12,18 @@
     // language; a reader who chose another one in the settings (lang.js) asks for it by
     // name, before anything is drawn, and one who chose none drops an old ?lang=.
     var name = root.getAttribute("data-document");
+    // Any other page's HTML is Polish until site.js puts in the words of its language: a
+    // reader of another language sees the page only then (no Polish flash), or after 3 s
+    // whatever came. The language as lang.js picks it, by its primary subtag.
+    var wanted =
+      localStorage.getItem("lang") ||
+      String((navigator.languages && navigator.languages[0]) || navigator.language || "pl");
+    if (!name && wanted.toLowerCase().split(/[-_]/)[0] !== "pl") {
+      root.classList.add("words-pending");
+      setTimeout(function () {
+        root.classList.remove("words-pending");
+      }, 3000);
+    }
     if (name) {
       var url = new URL(location.href);
       var chosen = localStorage.getItem("lang");

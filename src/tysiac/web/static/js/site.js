@@ -69,6 +69,8 @@ try {
 // The HTML says lang="pl"; the page's language is the words' (screen readers, hyphens).
 if (globalThis.document) document.documentElement.lang = site?.lang ?? lang();
 onWords(() => fillPage());
+// The page is in its language now: show it (boot.js hid a page that was to change language).
+globalThis.document?.documentElement.classList.remove("words-pending");
 
 /** A limit the page shares with the server: "kept", "nick", "name", "chat". */
 export const limit = (name, fallback) => site?.limits?.[name] ?? fallback;
