@@ -5,6 +5,7 @@ Polish; a choice in the settings dialog ("Język / Language / Мова") kept ac
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,11 @@ def first_heading(name: str, lang: str) -> str:
     return found.group(1)
 
 
+def holding(held: list[Route]) -> Callable[[Route], None]:
+    """A route handler that keeps each request it is handed in ``held``, unanswered."""
+    return lambda route: held.append(route)
+
+
 def test_a_page_for_another_language_is_shown_in_it_not_in_polish_first(
     tmp_path: Path, browser: Browser
 ) -> None:
@@ -114,8 +120,7 @@ def test_a_page_for_another_language_is_shown_in_it_not_in_polish_first(
         for locale, first in (("pl-PL", "visible"), ("en-GB", "hidden")):
             context = browser.new_context(locale=locale, service_workers="block")
             held: list[Route] = []
-            # The words wait until released.
-            context.route("**/api/site*", lambda route, held=held: held.append(route))
+            context.route("**/api/site*", holding(held))  # the words wait until released
             page = context.new_page()
             page.goto(server.base + "/", wait_until="domcontentloaded")
             while not held:
