@@ -13,7 +13,9 @@ And the chance of the contract, per contract band: the share of the deals that m
 at declaring (the bot's forecast of its chance) against the share of the hands that
 were made, with the Brier score (the mean squared gap between the forecast chance and
 the 0 or 1 that came), so a forecast of the chance (this one, or a learned model's) is
-judged where it matters: 0.25 is a coin's, 0 a prophet's.
+judged where it matters: 0.25 is a coin's, 0 a prophet's. Twice: at declaring (the musik
+taken) against the contract, and at the declarer's last bid (the musik unseen: the forecast
+the bidding acts on) against that bid; a forced bid (the mus player's 100) has none.
 
     python bench/bot_calibration.py --hands 300 --players 3 --seed 1
 """
@@ -66,6 +68,22 @@ class Declared(NamedTuple):
     predicted: Forecast
     contract: int
     made: int  # card and marriage points the declarer made
+    bidding: Forecast | None  # at its last bid, of making that bid (None: forced)
+    bid: int | None
+
+
+def bid_forecast(view: rules.GameView, rng: random.Random, value: int) -> Forecast:
+    """The chance of making ``value`` as the bot sees it when bidding it: deals of the
+    unseen cards, a musik added to its hand (``strong.bid``'s own forecast)."""
+    hand = view["hand"]
+    assert hand is not None and hand["cards"] is not None
+    options = options_from_json(view["options"])
+    musik = 3 if view["players"] != 2 else 2
+    outcomes = strong._deal_outcomes(
+        view, options, codes_mask(hand["cards"]), rng, strong.PLAN_SAMPLES, musik=musik
+    )
+    chance = sum(o + strong.OPTIMISM >= value for o in outcomes) / len(outcomes)
+    return Forecast(statistics.fmean(outcomes) + strong.OPTIMISM, chance)
 
 
 def one_hand(players: int, seed: int) -> Declared | None:
@@ -74,6 +92,7 @@ def one_hand(players: int, seed: int) -> Declared | None:
     rng = random.Random(seed)
     game = rules.deal(rules.new_game(players, seed % players), rules.shuffle(rng))
     predicted: Forecast | None = None
+    last_bids: dict[int, tuple[rules.GameView, int]] = {}  # each seat's last chosen bid
     while game.hand is not None and game.hand.phase is not Phase.OVER:
         seat = game.to_move
         assert seat is not None
@@ -81,6 +100,8 @@ def one_hand(players: int, seed: int) -> Declared | None:
         action = bots.choose("strong", view, rng)
         if action["type"] == "declare":
             predicted = forecast(view, random.Random(seed), int(action["value"]))
+        if action["type"] == "bid" and view["legal"].get("pass"):
+            last_bids[seat] = view, int(action["value"])
         game = rules.apply(game, rules.action_from_json(action))
     hand = game.hand
     if predicted is None or hand is None or hand.declarer is None or hand.contract is None:
@@ -88,18 +109,24 @@ def one_hand(players: int, seed: int) -> Declared | None:
     made = hand.won[hand.declarer] + variants.counted_melds(
         hand.options, hand.meld_points(hand.declarer), hand.tricks_won[hand.declarer]
     )
-    return Declared(predicted, hand.contract, made)
+    if hand.declarer not in last_bids:
+        return Declared(predicted, hand.contract, made, None, None)
+    view, value = last_bids[hand.declarer]
+    return Declared(
+        predicted, hand.contract, made, bid_forecast(view, random.Random(seed), value), value
+    )
 
 
-def bands(played: list[Declared]) -> None:
-    print("contract   hands  forecast chance  made   Brier")
+def bands(judged: list[tuple[float, int, int]], title: str) -> None:
+    """``judged``: (forecast chance, value, points made) per hand, by the value's band."""
+    print(f"{title:<10} hands  forecast chance  made   Brier")
     for low, high in BANDS:
-        inside = [d for d in played if low <= d.contract <= high]
+        inside = [(c, v, m) for c, v, m in judged if low <= v <= high]
         if not inside:
             continue
-        chance = statistics.fmean(d.predicted.chance for d in inside)
-        made = statistics.fmean(d.made >= d.contract for d in inside)
-        brier = statistics.fmean((d.predicted.chance - (d.made >= d.contract)) ** 2 for d in inside)
+        chance = statistics.fmean(c for c, _, _ in inside)
+        made = statistics.fmean(m >= v for _, v, m in inside)
+        brier = statistics.fmean((c - (m >= v)) ** 2 for c, v, m in inside)
         band = f"{low}-{high}" if high < 400 else f"{low}+"
         print(f"{band:<9} {len(inside):>6}  {chance:>14.0%}  {made:>5.0%}  {brier:.3f}")
 
@@ -121,7 +148,10 @@ def main() -> None:
         f"forecast - made: mean {mean:+.1f} points, 95% CI [{mean - half:+.1f}, {mean + half:+.1f}]"
     )
     print(f"forecasts above the result: {high:.0%}; OPTIMISM in use: {strong.OPTIMISM}")
-    bands(played)
+    bands([(d.predicted.chance, d.contract, d.made) for d in played], "contract")
+    bid = [(d.bidding.chance, d.bid, d.made) for d in played if d.bidding and d.bid]
+    print(f"at the declarer's last bid ({len(bid)} hands; the others' bid was forced):")
+    bands(bid, "bid")
 
 
 if __name__ == "__main__":
