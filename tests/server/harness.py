@@ -240,7 +240,17 @@ class ProcessServer(Endpoint):
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(30)  # 0.2 s on a quiet machine; over 10 s was seen under load
+            try:
+                self.process.wait(30)  # 0.2 s on a quiet machine; over 10 s was seen under load
+            except subprocess.TimeoutExpired:
+                # Where it hangs: every thread's stack into its log (SIGUSR1), then gone.
+                self.process.send_signal(signal.SIGUSR1)
+                time.sleep(1)
+                self.process.kill()
+                self.process.wait(10)
+                tail = self.log.read_text(errors="replace")[-6000:]
+                hung = f"the server did not stop on SIGTERM in 30 s:\n{tail}"
+                raise AssertionError(hung) from None
 
 
 # The sweeper's pass in tests (1 s in production): what time brings (a deal after the pause,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,27 @@ def test_sigkill_mid_game_then_the_game_goes_on_from_the_last_accepted_move(tmp_
         assert token not in log
     assert not re.search(r"Traceback", log), log
     assert not re.search(r'"(GET|POST) /', log), log  # no access log: no client addresses
+
+
+def test_sigusr1_writes_every_threads_stack_to_the_log_and_the_server_goes_on(
+    tmp_path: Path,
+) -> None:
+    """For an operator's server that hangs (one that does not stop on SIGTERM): `kill -USR1`
+    puts where each thread is into the log, names of files and functions only."""
+    log = tmp_path / "server.log"
+    server = ProcessServer(tmp_path / "stack.db", log)
+    server.start()
+    try:
+        code, tokens = server.full_table(2)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while "most recent call first" not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        dump = log.read_text(errors="replace")
+        assert "Thread 0x" in dump and "uvicorn" in dump
+        assert tokens[0] not in dump and tokens[1] not in dump
+        assert server.client(code, tokens[0]).state["v"] >= 1  # still serving
+    finally:
+        server.stop()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
+import signal
 import sys
 
 from tysiac.server.app import create_app
@@ -43,6 +45,9 @@ def main() -> None:
         for key, text in settings.describe():
             print(f"{key} = {text}")
         return
+    # `kill -USR1 <pid>`: every thread's stack to stderr (the log), for a process that
+    # hangs, e.g. one that does not stop on SIGTERM. Names of files and functions only.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     # Logging, limits and timeouts: see the serving package (shared with the tests' LiveServer).
     serve(create_app(settings), settings, host=args.host, port=args.port)
 
