@@ -24,7 +24,7 @@ from tysiac.server.game.service import GameService
 from tysiac.server.game.table import KEPT
 from tysiac.server.http import pages
 from tysiac.server.http.inbound import json_body
-from tysiac.server.http.language import asked, language
+from tysiac.server.http.language import language, vary
 from tysiac.server.http.messages import MAX_BODY, CreateGame, JoinGame, error_body, parse_body
 from tysiac.server.http.pages import Tagged, revalidated, tagged
 from tysiac.server.moderation import texts
@@ -191,8 +191,7 @@ async def site(request: Request) -> Response:
         if any(held != id(settings) for held, _ in _site):
             _site.clear()
         _site[id(settings), lang] = tagged(body)
-    headers = {} if asked(request) is not None else {"Vary": "Accept-Language"}
-    return revalidated(request, _site[id(settings), lang], "application/json", headers)
+    return revalidated(request, _site[id(settings), lang], "application/json", vary(request))
 
 
 async def service_error(request: Request, error: Exception) -> Response:

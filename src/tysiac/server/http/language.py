@@ -43,3 +43,9 @@ def asked(request: HTTPConnection) -> str | None:
 def language(request: HTTPConnection) -> str:
     """The request's language: ``?lang=``, else ``Accept-Language``, else Polish."""
     return asked(request) or negotiate(request.headers.get("accept-language"))
+
+
+def vary(request: HTTPConnection) -> dict[str, str]:
+    """The headers of an answer in ``language(request)``: chosen by ``Accept-Language``
+    unless the URL names the language, so caches must keep one per language then."""
+    return {} if asked(request) is not None else {"Vary": "Accept-Language"}

@@ -20,7 +20,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from tysiac import catalogue
-from tysiac.server.http.language import asked, language
+from tysiac.server.http.language import language, vary
 from tysiac.web import STATIC, WEB
 
 # Pages by path; files served at the root because browsers look for them there.
@@ -157,9 +157,7 @@ def _manifest(request: Request) -> Response:
     manifest = json.loads((STATIC / "manifest.webmanifest").read_text(encoding="utf-8"))
     manifest.update({field: catalogue.text(key, lang) for field, key in MANIFEST_WORDS.items()})
     manifest["lang"] = lang
-    headers = {"Cache-Control": "no-cache"}
-    if asked(request) is None:
-        headers["Vary"] = "Accept-Language"
+    headers = {"Cache-Control": "no-cache", **vary(request)}
     return JSONResponse(manifest, media_type="application/manifest+json", headers=headers)
 
 
@@ -194,9 +192,7 @@ async def documents(request: Request) -> Response:
     for when its reader chose another language than the browser's, else the browser's
     ``Accept-Language``)."""
     lang = language(request)
-    headers = {"Content-Language": lang}
-    if asked(request) is None:
-        headers["Vary"] = "Accept-Language"
+    headers = {"Content-Language": lang, **vary(request)}
     return revalidated(
         request, document_page(DOCUMENT_PAGES[request.url.path], lang), HTML, headers
     )
