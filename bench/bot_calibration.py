@@ -60,8 +60,13 @@ def forecast(view: rules.GameView, rng: random.Random, contract: int) -> Forecas
         gifts=gifts,
         dead=codes_mask(hand["discarded"]),
     )
-    chance = sum(o + strong.OPTIMISM >= contract for o in outcomes) / len(outcomes)
-    return Forecast(statistics.fmean(outcomes) + strong.OPTIMISM, chance)
+    return judged(outcomes, contract)
+
+
+def judged(outcomes: list[int], value: int) -> Forecast:
+    """The untrimmed forecast of ``outcomes`` (``strong._deal_outcomes``'s) for ``value``."""
+    untrimmed = [o + strong.OPTIMISM for o in outcomes]
+    return Forecast(statistics.fmean(untrimmed), strong._chance(untrimmed, value))
 
 
 class Declared(NamedTuple):
@@ -82,8 +87,7 @@ def bid_forecast(view: rules.GameView, rng: random.Random, value: int) -> Foreca
     outcomes = strong._deal_outcomes(
         view, options, codes_mask(hand["cards"]), rng, strong.PLAN_SAMPLES, musik=musik
     )
-    chance = sum(o + strong.OPTIMISM >= value for o in outcomes) / len(outcomes)
-    return Forecast(statistics.fmean(outcomes) + strong.OPTIMISM, chance)
+    return judged(outcomes, value)
 
 
 def one_hand(players: int, seed: int) -> Declared | None:
