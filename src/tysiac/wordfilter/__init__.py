@@ -404,10 +404,10 @@ class WordFilter:
         """
         for first in range(len(words) - 1):
             glued = words[first]
-            after = words[first + 1].replace("1", "i")  # c1 p4n4 is ci pana
-            if glued.replace("1", "i") in self.never:
+            start, after = (w.replace("1", "i") for w in words[first : first + 2])  # c1: ci
+            if start in self.never:
                 continue  # "twój ruch, Ala" is no ruchała
-            if glued.replace("1", "i") in self.unglued and (len(after) > 3 or after in self.common):
+            if start in self.unglued and (len(after) > 3 or after in self.common):
                 continue  # "ci pa" is cipa, "ci pana" and "ci po" are no cipa
             if len(glued) == 1 and first and len(words[first - 1]) == 1:
                 continue  # inside a word spelt out (f o c h u j e), which is glued whole
