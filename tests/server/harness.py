@@ -44,6 +44,7 @@ from ..services import fresh_database, redis_url_or_skip, run_async
 
 Message = dict[str, Any]
 JSON_TYPE = {"Content-Type": "application/json"}  # what every POST must say
+TABLE_NICKS = ("Gracz0", "Gracz1", "Gracz2", "Gracz3")  # full_table's players, by seat
 
 
 @dataclass
@@ -118,10 +119,10 @@ class Endpoint:
 
     def full_table(self, players: int = 3, **options: Any) -> tuple[str, list[str]]:
         """A started game: its code and every seat's token, seat order."""
-        created = self.create("Gracz0", players, **options)
+        created = self.create(TABLE_NICKS[0], players, **options)
         tokens = [created["token"]]
         for seat in range(1, players):
-            joined = self.join(created["code"], f"Gracz{seat}")
+            joined = self.join(created["code"], TABLE_NICKS[seat])
             assert joined["seat"] == seat
             tokens.append(joined["token"])
         return created["code"], tokens

@@ -23,6 +23,7 @@ from .ui import (
     hand,
     make_moves,
     new_page,
+    outside_catalogue,
     play_until,
     polish_left,
     say,
@@ -90,6 +91,7 @@ def test_the_dark_scheme_changes_colours_only() -> None:
 # every language and at every width, for the time of one hand a width. Ukrainian, with
 # the longest words, on the smallest phone.
 WIDTHS = [(SMALL_PHONE, "uk"), (PHONE, "en"), (DESKTOP, "pl")]
+NICKS = ("Ala", "Ola", "Ela")
 
 
 @pytest.mark.parametrize(("viewport", "lang"), WIDTHS, ids=["375-uk", "390-en", "1280-pl"])
@@ -107,10 +109,12 @@ def test_no_violations_on_any_screen(
 
     def check(page: Page, screen: str, shot: str | None = None, full_page: bool = True) -> None:
         """axe on the screen in each scheme; ``shot``: the screenshot's name, per scheme.
-        And its words: all in its language (the rules' and terms' documents aside, which
-        are translated on their own)."""
+        And its words: all from the catalogue (or the document) of its language, and none
+        Polish (the rules' and terms' documents aside, which are translated on their
+        own)."""
         if screen not in ("rules", "terms"):
             found[f"{screen}-words"] = polish_left(page, lang)
+        found[f"{screen}-catalogue"] = outside_catalogue(page, lang, also=NICKS)
         for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
             found[f"{screen}-{scheme}"] = violations(page, colours_only=scheme == "dark")
@@ -137,9 +141,9 @@ def test_no_violations_on_any_screen(
             page.wait_for_load_state("networkidle")
             check(page, name, name)
         page.goto(server.base + "/")
-        code = create_game(page, "Ala", 3)
+        code = create_game(page, NICKS[0], 3)
         check(page, "waiting")
-        others = socket_seats(server, code, ["Ola", "Ela"])
+        others = socket_seats(server, code, NICKS[1:])
         hand(page).get_by_role("button").first.wait_for()
         check(page, "bidding", "table")
         seats = [page, *others]

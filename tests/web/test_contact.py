@@ -24,7 +24,7 @@ from tests.server.harness import live_server
 from tysiac import catalogue
 
 from .test_accessibility import SCHEMES, violations
-from .ui import DESKTOP, LOCALES, PHONE, new_page, polish_left, say
+from .ui import DESKTOP, LOCALES, PHONE, new_page, outside_catalogue, polish_left, say
 
 MESSAGE = "Dzień dobry!\nGra ABC123 się zawiesiła — co robić?\n\nPozdrawiam, Zażółć Gęślą"
 NICK = "Jaźń"
@@ -55,6 +55,14 @@ def open_contact(
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(base + "/kontakt")
     return page, problems
+
+
+def operators(keys: GnuPG) -> tuple[str, ...]:
+    """What the page says of the operator's own (not words): the address, the key's file
+    name and its fingerprint, in groups of four."""
+    fingerprint = keys.fingerprint(OPERATOR)
+    grouped = " ".join(fingerprint[i : i + 4] for i in range(0, 40, 4))
+    return OPERATOR, "klucz.asc", grouped
 
 
 def _console(problems: list[str], message: ConsoleMessage) -> None:
@@ -93,9 +101,7 @@ def test_typed_encrypted_relayed_and_decrypted_to_exactly_what_was_typed(
     settings = contact_settings(keys, sink.port, contact_per_day=1)
     with live_server(tmp_path, **settings) as server:  # from an English page
         page, problems = open_contact(browser, server.base, lang="en")
-        fingerprint = keys.fingerprint(OPERATOR)
-        grouped = " ".join(fingerprint[i : i + 4] for i in range(0, 40, 4))
-        expect(page.locator("#fingerprint")).to_have_text(grouped)
+        expect(page.locator("#fingerprint")).to_have_text(operators(keys)[2])
         expect(page.get_by_role("link", name="klucz.asc")).to_have_attribute("href", "/klucz.asc")
         type_by_keyboard(page, MESSAGE, NICK, EMAIL)
         sent = f"{say(page, 'contact.sent')} {say(page, 'contact.sent.reply')}"
@@ -103,6 +109,7 @@ def test_typed_encrypted_relayed_and_decrypted_to_exactly_what_was_typed(
         assert sink.arrived.wait(10)
         expect(page.get_by_label(say(page, "contact.message"))).to_have_value("")
         assert polish_left(page, "en") == []
+        assert outside_catalogue(page, "en", also=operators(keys)) == []
         page.screenshot(path=screenshots / "contact-sent-1280-en.png", full_page=True)
         assert problems == []  # no CSP violation, no script error
         # The limit (1 a day here): a clear refusal, and the text stays in the form.
@@ -142,6 +149,7 @@ def test_nick_and_email_are_optional(
         expect(page.get_by_role("status")).to_have_text(sent, timeout=20000)
         assert sink.arrived.wait(10)
         assert polish_left(page, "uk") == []
+        assert outside_catalogue(page, "uk", also=operators(keys)) == []
         page.context.close()
     armored = encrypted_part(sink.received[0].message)
     assert keys.decrypt(armored) == expected_plaintext("Лише питання.", "", "", "uk")

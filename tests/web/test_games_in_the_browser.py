@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import STRONG_DECK, live_server
+from tests.server.harness import STRONG_DECK, TABLE_NICKS, live_server
 
 from .test_accessibility import violations
 from .ui import (
@@ -24,6 +24,7 @@ from .ui import (
     lang_of,
     make_moves,
     open_player,
+    outside_catalogue,
     play_until,
     polish_left,
     say,
@@ -85,6 +86,7 @@ def test_a_whole_hand_to_its_summary(
         for seat, page in enumerate(pages):  # the summary, the scores and the log: its words
             lang = lang_of(page)
             assert polish_left(page, lang) == [], (seat, lang)
+            assert outside_catalogue(page, lang, also=NICKS) == [], (seat, lang)
             assert page.evaluate(OVERFLOWING) == [], (seat, lang)
             if seat and lang != "pl" and players < 4:  # the first's is table-…-summary.png
                 width = page.viewport_size["width"] if page.viewport_size else 0
@@ -109,9 +111,11 @@ def test_a_game_to_its_end_screen_and_a_rematch(
             expect_heading(page, say(page, "table.end.title"))
         assert violations(pages[0]) == []  # the end screen too
         assert polish_left(pages[1], "en") == []
+        assert outside_catalogue(pages[1], "en", also=NICKS) == []
         pages[0].screenshot(path=screenshots / "end-points.png", full_page=True)
         pages[1].get_by_role("button", name=say(pages[1], "table.end.rematch")).click()
         # The rematch deals once every player is back: until then it shows who is.
+        ended_code = pages[0].url.rsplit("/", 1)[1]  # the rematch's page names it
         go = say(pages[0], "table.end.rematch.go")
         pages[0].get_by_role("link", name=go).click()
         expect_heading(pages[0], say(pages[0], "table.lobby.title.rematch"))
@@ -120,6 +124,7 @@ def test_a_game_to_its_end_screen_and_a_rematch(
         expect(seats).to_contain_text(say(pages[0], "table.chip.not_back"))
         expect(hand(pages[0])).to_be_hidden()
         assert polish_left(pages[0], "uk") == []
+        assert outside_catalogue(pages[0], "uk", also=[*NICKS, ended_code]) == []
         pages[0].screenshot(path=screenshots / "rematch-waiting.png", full_page=True)
         for page in pages[1:]:
             page.get_by_role("link", name=say(page, "table.end.rematch.go")).click()
@@ -155,6 +160,7 @@ def test_a_spectator_sees_the_table_but_no_hand(browser: Browser, tmp_path: Path
         expect(watcher.locator("#spectator")).to_be_visible()
         expect(hand(watcher)).to_have_count(0)
         assert polish_left(watcher, "en") == []
+        assert outside_catalogue(watcher, "en", also=TABLE_NICKS) == []
         watcher.context.close()
 
 

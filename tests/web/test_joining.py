@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import live_server
 
-from .ui import SMALL_PHONE, create_game, open_player, polish_left, say
+from .ui import SMALL_PHONE, create_game, open_player, outside_catalogue, polish_left, say
 
 NEAR = """([a, b]) => {
     const r = (id) => document.getElementById(id).getBoundingClientRect();
@@ -53,6 +53,7 @@ def test_join_errors_stand_beside_the_code_and_take_the_focus(
         assert focused_id(page) == "nick"
         expect(error).to_have_text("")
         assert polish_left(page, "uk") == []
+        assert outside_catalogue(page, "uk") == []
         page.context.close()
 
 

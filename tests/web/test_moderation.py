@@ -18,6 +18,7 @@ from .ui import (
     create_game,
     join_game,
     open_player,
+    outside_catalogue,
     polish_left,
     say,
     show_chat,
@@ -112,6 +113,7 @@ def test_chat_refusals_then_the_chat_turns_off_and_a_report(
         for page, lang in ((ala, "en"), (ola, "uk")):
             assert "chuju" not in page.content() and "spierdalaj" not in page.content()
             assert polish_left(page, lang) == [], lang
+            assert outside_catalogue(page, lang, also=("Ala", "Ola", "dobra karta")) == [], lang
         assert code
         ala.context.close()
         ola.context.close()

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import json
 import re
+import string
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.server.harness import Client, Endpoint, simple_move
 from tysiac import catalogue
+from tysiac.server.http.pages import DOCUMENT_PAGES
 
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 375, "height": 667}
@@ -332,3 +337,116 @@ def polish_left(page: Page, lang: str) -> list[str]:
 
 def expect_heading(page: Page, name: str) -> None:
     expect(page.get_by_role("heading", name=name)).to_be_visible()
+
+
+class _Text(HTMLParser):
+    """The text nodes of an HTML fragment."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.nodes: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.nodes.append(data)
+
+
+def _pieces(texts: Iterable[str]) -> set[str]:
+    """The texts with each run of white space (a line break, a no-break space) one space."""
+    return {" ".join(text.split()) for text in texts} - {""}
+
+
+@cache
+def catalogue_pieces(lang: str, document: str | None = None) -> frozenset[str]:
+    """What a page in ``lang`` may say, in pieces: every catalogue text's
+    literal parts (split at its ``{placeholder}``s; every plural form is a text of its
+    own) and, on a document's page, the text nodes of that document in ``lang``."""
+    parser = _Text()
+    if document is not None:
+        parser.feed(catalogue.document(document, lang))
+    literals = (
+        literal
+        for template in catalogue.words(lang).values()
+        for literal, _, _, _ in string.Formatter().parse(template)
+    )
+    return frozenset(_pieces([*literals, *parser.nodes]))
+
+
+LETTER = r"[^\W\d_]"
+
+
+def _said(piece: str) -> re.Pattern[str]:
+    """``piece`` wherever it stands in a line as whole words: a piece that starts or ends
+    with a letter not next to another letter (inside a longer word), in any case (a style
+    may capitalise)."""
+    body = re.escape(piece)
+    before = f"(?<!{LETTER})" if re.match(LETTER, piece[0]) else ""
+    after = f"(?!{LETTER})" if re.match(LETTER, piece[-1]) else ""
+    return re.compile(before + body + after, re.IGNORECASE)
+
+
+_patterns: dict[str, re.Pattern[str]] = {}
+
+
+def unsaid(line: str, pieces: Sequence[str]) -> str:
+    """What is left of ``line`` (its white space single, as ``_pieces``) when each of
+    ``pieces``, longest first, is taken out of it (a long text is taken whole before a
+    short one can split it)."""
+    for piece in pieces:
+        if piece.casefold() not in line.casefold():
+            continue
+        pattern = _patterns.get(piece) or _patterns.setdefault(piece, _said(piece))
+        line = pattern.sub("\x00", line)
+    return line
+
+
+# The words the browser's Intl writes in a date or a time of the given locales (months,
+# "PM", "at"), as the pages format them (toLocaleString, toLocaleTimeString): the
+# browser's words in the page's language, not the site's.
+INTL_WORDS = """(locales) => {
+  const words = new Set();
+  const styles = [
+    { dateStyle: "long", timeStyle: "short" },
+    { dateStyle: "medium", timeStyle: "short" },
+    { hour: "2-digit", minute: "2-digit" },
+  ];
+  for (const locale of locales)
+    for (const style of styles)
+      for (let month = 0; month < 12; month++)
+        for (const hour of [1, 13])
+          for (const part of new Intl.DateTimeFormat(locale, style).formatToParts(
+            new Date(2024, month, 1 + month, hour),
+          ))
+            if (/\\p{L}/u.test(part.value)) words.add(part.value);
+  return [...words];
+}"""
+URL = re.compile(r"\bhttps?://\S+")  # an address the page shows (the game's link): no words
+
+
+def outside_catalogue(page: Page, lang: str, also: Iterable[str] = ()) -> list[str]:
+    """The page's visible lines (``SEEN``) that say something the catalogue of ``lang``
+    does not: a line with a letter left once every catalogue text of the language (its
+    literal parts, the values filled in its placeholders being whatever they are), the
+    page's document (/zasady, /regulamin), the game's code in the page's URL, the words
+    of a date or time in the language (``INTL_WORDS``) and ``also`` (what the test itself
+    wrote: nicks, a game's name, chat lines) are taken out of it. Numbers, addresses, card
+    suits and punctuation are no words. Each is reported with what was left of it,
+    ``"line  ⟵  left"``."""
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    path = urlsplit(page.url).path
+    locales = [lang, catalogue.text("table.chat.locale", lang)]
+    given = _pieces([*also, *page.evaluate(INTL_WORDS, locales)])
+    code = re.fullmatch(r"/g/([A-Z0-9]{6})(?:/przebieg)?", path)
+    if code:
+        given.add(code[1])
+    said = catalogue_pieces(lang, DOCUMENT_PAGES.get(path))
+    pieces = sorted({*said, *given}, key=len, reverse=True)
+    lines: list[str] = page.evaluate(SEEN)
+    found = []
+    for line in lines:
+        # A table row is one line, its cells apart by tabs: each cell is a text of its own.
+        cells = URL.sub("\x00", line).split("\t")
+        left = " ".join(unsaid(" ".join(cell.split()), pieces) for cell in cells)
+        if re.search(LETTER, left):
+            words = " ".join(re.sub(r"[\W\d_]+", " ", left).split())
+            found.append(f"{line}  ⟵  {words}")
+    return found
