@@ -1,7 +1,7 @@
 """The deal review ("Przebieg partii") in real Chromium: a finished game's every hand step
 by step from its end screen, the keys and the URL, a verdict's mark in words, the record
-saved and opened again from the file ("Otwórz zapis"), a refused record, axe and
-screenshots on a phone and a desktop."""
+saved and opened again from the file ("Otwórz zapis"), a refused record, axe, its words
+and screenshots on a phone in Ukrainian and a desktop in English."""
 
 from __future__ import annotations
 
@@ -14,10 +14,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Endpoint, live_server, play_until
+from tests.server.harness import TABLE_NICKS, Endpoint, live_server, play_until
 
 from .test_accessibility import violations
-from .ui import DESKTOP, SMALL_PHONE, open_player
+from .ui import (
+    DESKTOP,
+    LOCALES,
+    SMALL_PHONE,
+    new_page,
+    open_player,
+    outside_catalogue,
+    polish_left,
+    say,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -167,20 +176,32 @@ def test_a_finished_game_step_by_step(
     page.context.close()
 
 
-@pytest.mark.parametrize("viewport", [SMALL_PHONE, DESKTOP], ids=["375", "1280"])
+# Each width in a language of its own (Ukrainian, the longest words, on the phone); the
+# Polish review: test_a_finished_game_step_by_step.
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(SMALL_PHONE, "uk"), (DESKTOP, "en")], ids=["375-uk", "1280-en"]
+)
 def test_the_review_is_accessible_and_fits(
     browser: Browser,
     finished: tuple[Endpoint, str],
     screenshots: Path,
     viewport: dict[str, int],
+    lang: str,
 ) -> None:
     server, code = finished
     width = viewport["width"]
-    context = browser.new_context(viewport=viewport, locale="pl-PL", reduced_motion="reduce")  # type: ignore[arg-type]
-    page = context.new_page()
+    context = browser.new_context(
+        viewport=viewport,  # type: ignore[arg-type]
+        locale=LOCALES[lang],
+        reduced_motion="reduce",
+    )
+    page = new_page(context, LOCALES[lang])
     page.goto(f"{server.base}/g/{code}/przebieg?rozdanie=1&krok=14")
     wait_for_analysis(page)
     expect(page.locator("#step-mark")).to_be_visible()
+    # Its words, the verdicts' among them: the page's language's, from the catalogue.
+    assert polish_left(page, lang) == []
+    assert outside_catalogue(page, lang, also=TABLE_NICKS) == []
     # Nothing wider than the screen: the hands' cards wrap, they do not overflow.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     for scheme in ("light", "dark"):
@@ -188,7 +209,7 @@ def test_the_review_is_accessible_and_fits(
         assert violations(page, colours_only=scheme == "dark") == [], scheme
         page.screenshot(path=screenshots / f"review-{width}-{scheme}.png", full_page=True)
     page.goto(f"{server.base}/przebieg")
-    expect(page.get_by_label("Plik zapisu")).to_be_visible()
+    expect(page.get_by_label(say(page, "review.open.label"))).to_be_visible()
     assert violations(page) == []
     page.screenshot(path=screenshots / f"review-open-{width}.png", full_page=True)
     context.close()
