@@ -36,16 +36,20 @@ function fail(text) {
 
 // --- loading ----------------------------------------------------------------------
 
+// A failed request is said in the catalogue's words (api.js words every ApiError); the
+// drawing that follows is outside the try, so no browser's own message is ever shown.
 async function loadGame() {
   setText($("loading"), t("review.loading"));
+  let data;
   try {
-    const data = await request("GET", `/api/games/${encodeURIComponent(code)}/review`);
-    show($("loading"), false);
-    start(data);
+    data = await request("GET", `/api/games/${encodeURIComponent(code)}/review`);
   } catch (error) {
-    show($("loading"), false);
     fail(t("review.load_failed", { reason: error.message }));
+    return;
+  } finally {
+    show($("loading"), false);
   }
+  start(data);
 }
 
 async function openFile() {
@@ -64,15 +68,17 @@ async function openFile() {
     return;
   }
   setText($("open-status"), t("review.open.reading"));
+  let data;
   try {
-    const data = await request("POST", "/api/records/review", record);
-    setText($("open-status"), "");
-    at = { hand: 0, step: 0 };
-    start(data, "");
+    data = await request("POST", "/api/records/review", record);
   } catch (error) {
+    fail(error.message);
+    return;
+  } finally {
     setText($("open-status"), "");
-    fail(error instanceof ApiError ? error.message : String(error));
   }
+  at = { hand: 0, step: 0 };
+  start(data, "");
 }
 
 function analysisPath() {
