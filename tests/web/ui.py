@@ -375,9 +375,9 @@ LETTER = r"[^\W\d_]"
 
 
 def _said(piece: str) -> re.Pattern[str]:
-    """``piece`` wherever it stands in a line as whole words: a piece that starts or ends
-    with a letter not next to another letter (inside a longer word), in any case (a style
-    may capitalise)."""
+    """``piece`` wherever it stands in a line as whole words (where it starts or ends with
+    a letter, no letter stands beside that: "Off" is not taken out of "Offside"), in any
+    case (a style may capitalise)."""
     body = re.escape(piece)
     before = f"(?<!{LETTER})" if re.match(LETTER, piece[0]) else ""
     after = f"(?!{LETTER})" if re.match(LETTER, piece[-1]) else ""
