@@ -15,7 +15,8 @@ were made, with the Brier score (the mean squared gap between the forecast chanc
 the 0 or 1 that came), so a forecast of the chance (this one, or a learned model's) is
 judged where it matters: 0.25 is a coin's, 0 a prophet's. Twice: at declaring (the musik
 taken) against the contract, and at the declarer's last bid (the musik unseen: the forecast
-the bidding acts on) against that bid; a forced bid (the mus player's 100) has none.
+the bidding acts on) against that bid; a forced bid (the mus player's 100) has none;
+there, also the learned model's chance (``bots/bidding.py``) of the same bids.
 
     python bench/bot_calibration.py --hands 300 --players 3 --seed 1
 """
@@ -29,7 +30,7 @@ import statistics
 from typing import NamedTuple
 
 from tysiac import bots, rules
-from tysiac.bots import strong
+from tysiac.bots import bidding, strong
 from tysiac.bots.sampling import codes_mask
 from tysiac.rules import variants
 from tysiac.rules.hand import Phase
@@ -75,11 +76,15 @@ class Declared(NamedTuple):
     made: int  # card and marriage points the declarer made
     bidding: Forecast | None  # at its last bid, of making that bid (None: forced)
     bid: int | None
+    learned: float | None  # the learned model's chance of that bid (None: no model)
 
 
-def bid_forecast(view: rules.GameView, rng: random.Random, value: int) -> Forecast:
+def bid_forecast(
+    view: rules.GameView, rng: random.Random, value: int
+) -> tuple[Forecast, float | None]:
     """The chance of making ``value`` as the bot sees it when bidding it: deals of the
-    unseen cards, a musik added to its hand (``strong.bid``'s own forecast)."""
+    unseen cards, a musik added to its hand (``strong.bid``'s own forecast); and the
+    learned model's chance from that forecast (``bidding.Model.chance``), where it applies."""
     hand = view["hand"]
     assert hand is not None and hand["cards"] is not None
     options = options_from_json(view["options"])
@@ -87,7 +92,9 @@ def bid_forecast(view: rules.GameView, rng: random.Random, value: int) -> Foreca
     outcomes = strong._deal_outcomes(
         view, options, codes_mask(hand["cards"]), rng, strong.PLAN_SAMPLES, musik=musik
     )
-    return judged(outcomes, value)
+    fitted = bidding.model(view["players"]) if bidding.applies(options) else None
+    learned = fitted.chance(hand["cards"], outcomes, value) if fitted else None
+    return judged(outcomes, value), learned
 
 
 def one_hand(players: int, seed: int) -> Declared | None:
@@ -114,11 +121,10 @@ def one_hand(players: int, seed: int) -> Declared | None:
         hand.options, hand.meld_points(hand.declarer), hand.tricks_won[hand.declarer]
     )
     if hand.declarer not in last_bids:
-        return Declared(predicted, hand.contract, made, None, None)
+        return Declared(predicted, hand.contract, made, None, None, None)
     view, value = last_bids[hand.declarer]
-    return Declared(
-        predicted, hand.contract, made, bid_forecast(view, random.Random(seed), value), value
-    )
+    searched, learned = bid_forecast(view, random.Random(seed), value)
+    return Declared(predicted, hand.contract, made, searched, value, learned)
 
 
 def bands(judged: list[tuple[float, int, int]], title: str) -> None:
@@ -156,6 +162,10 @@ def main() -> None:
     bid = [(d.bidding.chance, d.bid, d.made) for d in played if d.bidding and d.bid]
     print(f"at the declarer's last bid ({len(bid)} hands; the others' bid was forced):")
     bands(bid, "bid")
+    model = [(d.learned, d.bid, d.made) for d in played if d.learned is not None and d.bid]
+    if model:
+        print("the learned model's chance at the same bids:")
+        bands(model, "bid")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,12 @@
         [--players 3] [--seed 1] [--jobs 2] [--options '{"bomb": "penalty"}'] [--json PATH]
 
 A bot is any level of ``tysiac.bots.BOTS``, called as the server calls it
-(``bots.choose(level, rules.view(game, seat, history=True), rng)``), or one of three
+(``bots.choose(level, rules.view(game, seat, history=True), rng)``), or one of four
 contenders of this script: ``random`` (a uniformly random legal move), ``cheat`` (sees
 every card: the double-dummy solver's best card in play, its bids and contract by the
-solver, ``medium`` elsewhere; an upper bound, for comparison only) and ``ismcts``
-(``strong`` with its card play by information-set MCTS, ``bots/ismcts.py``).
+solver, ``medium`` elsewhere; an upper bound, for comparison only), ``ismcts``
+(``strong`` with its card play by information-set MCTS, ``bots/ismcts.py``) and
+``learned`` (``strong`` bidding by the learned model, ``bots/bidding.py``).
 
 The main figure compares single hands in duplicate. Each of ``--deals`` seeded deals is
 the first hand of a new game (scores 0, the dealer rotating with the deal number),
@@ -46,7 +47,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tysiac import bots, rules
-from tysiac.bots import ismcts, solver
+from tysiac.bots import ismcts, solver, strong
 from tysiac.rules.cards import Card, card_code
 from tysiac.rules.hand import End, Phase, allowed_contracts
 
@@ -54,7 +55,7 @@ Action = dict[str, Any]
 Report = dict[str, Any]
 T = TypeVar("T")
 
-BASELINES = ("random", "cheat", "ismcts")
+BASELINES = ("random", "cheat", "ismcts", "learned")
 CANDIDATE, OPPONENT = "C", "o"  # a seating spelled seat by seat: "Coo", "oCC", ...
 MOVE_CAP = 20_000  # a whole game of more steps (moves and deals) is left unfinished
 RESAMPLES = 2_000
@@ -203,6 +204,8 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
             action = random_move(seen, rng)
         elif name == "ismcts":
             action = ismcts_move(seen, rng)
+        elif name == "learned":
+            action = strong.choose(seen, rng, learned=True)
         else:
             action = bots.choose(name, seen, rng)
     clock.add(name, phase, time.perf_counter() - began)

@@ -30,7 +30,7 @@ from tysiac.rules.cards import DECK, Mask, cards_of, codes, parse_card
 from tysiac.rules.options import Options, options_from_json
 from tysiac.rules.view import GameView
 
-from . import medium, sampling, solver
+from . import bidding, medium, sampling, solver
 from .common import marriage_cards, weakest
 from .sampling import Knowledge, codes_mask, layouts, suit_index
 
@@ -68,11 +68,14 @@ def choose(
     *,
     samples: int = SAMPLES,
     plan_samples: int = PLAN_SAMPLES,
+    learned: bool = False,
 ) -> dict[str, Any]:
     """The strong bot's move. ``samples``: layouts solved per card played, at most;
     ``plan_samples``: deals per choice before the play (half of them per candidate gift
-    or discard). The defaults are the bot's own; a smaller search plays the same legal
-    moves, chosen with less care (the tests that check only legality pass one)."""
+    or discard); ``learned``: bid by the learned model (``bidding``) where it applies
+    (off by default: it has not yet measured better than the search, docs/bots.md). The
+    defaults are the bot's own; a smaller search plays the same legal moves, chosen with
+    less care (the tests that check only legality pass one)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None
@@ -83,7 +86,7 @@ def choose(
     if "play" in legal:
         return {"type": "play", "card": play(view, rng, samples)}
     if "bid" in legal:
-        return bid(view, rng, plan_samples)
+        return bid(view, rng, plan_samples, learned=learned)
     if "musik" in legal:
         return {"type": "musik", "index": rng.choice(legal["musik"])}
     if "give" in legal or "discard" in legal:
@@ -460,7 +463,11 @@ def resign_pays(
     return sum(playing) / len(playing) < _resigning(view, options)
 
 
-def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
+def bid(
+    view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES, *, learned: bool = False
+) -> dict[str, Any]:
+    """The smallest legal bid while declaring is worth more than defending: by the learned
+    model where it applies (``_learned_worth``), else by the deals' chance (``_worth``)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None
@@ -474,9 +481,33 @@ def bid(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) ->
     musik = 3 if view["players"] != 2 else 2
     outcomes = _deal_outcomes(view, options, mine, rng, plan_samples, musik=musik)
     value = min(bids)
-    if _worth(view, outcomes, value) > 0:
+    fitted = bidding.model(view["players"]) if learned and bidding.applies(options) else None
+    if fitted is None:
+        worth = _worth(view, outcomes, value)
+    else:
+        worth = _learned_worth(view, fitted, hand["cards"], outcomes, value)
+    if worth > 0:
         return {"type": "bid", "value": value}
     return {"type": "pass"}
+
+
+def _learned_worth(
+    view: GameView, fitted: bidding.Model, cards: Sequence[str], outcomes: Sequence[int], bid: int
+) -> float:
+    """``_worth`` by the learned model: the expected score change of winning the auction
+    at ``bid`` (the contract then declared with the musik seen, so a raise counts), a game
+    won counting ``WIN_BONUS`` more at the model's chance, against the model's score of
+    defending with these cards (nothing on the barrel, R25, and no more than the room
+    left below it)."""
+    me, barrel = view["seat"], view["barrel"]
+    assert me is not None and barrel is not None  # bidding.applies: not V16
+    score = view["scores"][me]
+    declaring = fitted.declaring(cards, outcomes, bid)
+    if score + bid >= view["target"]:
+        declaring += WIN_BONUS * fitted.chance(cards, outcomes, bid)
+    defence = 0.0 if view["on_barrel"][me] else fitted.defending(cards)
+    defence = min(defence, float(barrel - score))
+    return declaring - max(0.0, defence)
 
 
 def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
