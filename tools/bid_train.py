@@ -153,7 +153,7 @@ def fit(records: list[dict[str, Any]], report: list[str]) -> dict[str, Any]:
         f"  defending: value RMSE model {rmse(xt @ defend, yt):.1f},"
         f" constant {rmse(yt, float(y.mean())):.1f}; mean {yt.mean():+.1f}"
     )
-    return {"declare": declare, "chance": chance, "defend": defend, "hands": len(played)}
+    return {"declare": declare, "made": chance, "defend": defend, "hands": len(played)}
 
 
 def main(argv: list[str] | None = None) -> int:

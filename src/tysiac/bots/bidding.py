@@ -1,20 +1,19 @@
 """The strong bot's bidding model: what winning the auction at a bid is worth to a seat,
-and what defending is, learned from the bot's own play (issue 29).
+and what defending is, learned from the bot's own play (docs/bots.md).
 
 A hand is described by a few numbers (``features``): its card points, aces, tens, the
 marriages it holds and the halves of marriages the musik may complete, its longest
 suit, and the Monte-Carlo forecast the bot's search makes at the bid (the share of
 dealt-out layouts in which it would make the bid and bids 20 either side, the mean and
-the quartiles of their points). A linear model a
-bid (``Model.declaring``) turns them into the seat's expected score change as declarer
-with that bid: ±contract as the bot then declares and plays it after seeing the musik,
-so a strong hand's raise is counted; and a logistic model a bid (``Model.chance``), the
-chance that its cards and marriages reach the bid. ``Model.defending`` is the expected
-score change of a defender with the hand.
+the quartiles of their points). For each bid, a linear model (``Model.declaring``) turns
+them into the seat's expected score change as declarer with that bid (±contract as the
+bot then declares and plays it after seeing the musik, so a raise is counted) and a
+logistic one (``Model.chance``) into the chance that its cards and marriages reach the
+bid; ``Model.defending`` is the expected score change of a defender with the hand.
 
 The weights are fitted by ``tools/bid_train.py`` on hands played by ``tools/bid_data.py``
-and kept in ``bidding.json`` beside this module: read once, at import. Evaluating the
-model is two dot products of a dozen numbers.
+and kept in ``bidding.json`` beside this module, read once, when first used. Evaluating
+the model is a few dot products of under twenty numbers.
 """
 
 from __future__ import annotations
@@ -162,7 +161,7 @@ def model(players: int) -> Model | None:
         step=data["step"],
         lowest=data["lowest"],
         declare=tuple(tuple(w) for w in fitted["declare"]),
-        made=tuple(tuple(w) for w in fitted["chance"]),
+        made=tuple(tuple(w) for w in fitted["made"]),
         defend=tuple(fitted["defend"]),
     )
 
