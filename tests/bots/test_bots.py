@@ -20,7 +20,9 @@ STDLIB = {
     "collections",
     "dataclasses",
     "functools",
+    "importlib",  # importlib.resources and json: bidding.py reads its own weights file,
     "itertools",
+    "json",  # package data beside it, once (no file of the server's, no network)
     "math",
     "random",
     "time",
