@@ -26,9 +26,6 @@ from typing import Any
 import numpy as np
 
 from tysiac.bots import bidding
-from tysiac.rules import variants
-from tysiac.rules.cards import parse_cards
-from tysiac.rules.options import Options
 
 LOWEST, STEP, HIGHEST = 100, 10, 250
 RIDGE = 10.0  # the penalty on the standardised weights
@@ -156,67 +153,7 @@ def fit(records: list[dict[str, Any]], report: list[str]) -> dict[str, Any]:
         f"  defending: value RMSE model {rmse(xt @ defend, yt):.1f},"
         f" constant {rmse(yt, float(y.mean())):.1f}; mean {yt.mean():+.1f}"
     )
-    contract = fit_contract(train, test, report)
-    return {
-        "declare": declare,
-        "made": chance,
-        "defend": defend,
-        "contract": contract,
-        "hands": len(played),
-    }
-
-
-def contracts(record: dict[str, Any]) -> range:
-    """The contracts the declarer could choose (R17), up to ``HIGHEST``."""
-    me = record["declarer"]
-    after = parse_cards(" ".join(record["dealt"][me] + record["musiks"][0]))
-    ceiling = variants.contract_ceiling(Options(), after, record["bid"])
-    return range(record["bid"], min(ceiling, HIGHEST) + 1, STEP)
-
-
-def contract_rows(records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    """Every contract the declarer could have chosen with its features at declaring, and
-    whether it took that many points."""
-    rows = [
-        (bidding.contract_features(r["declaring"], c), made_label(r, c))
-        for r in records
-        for c in contracts(r)
-    ]
-    return np.array([f for f, _ in rows]), np.array([m for _, m in rows])
-
-
-def fit_contract(
-    train: list[dict[str, Any]], test: list[dict[str, Any]], report: list[str]
-) -> list[float]:
-    """The contract's chance at declaring, from the hands that recorded the search's
-    forecast there (three and four players: one musik); and, on the held-out hands, the
-    Brier score against the search's own, and what choosing by each would have scored."""
-    train = [r for r in train if "declaring" in r and len(r["musiks"]) == 1]
-    test = [r for r in test if "declaring" in r and len(r["musiks"]) == 1]
-    if not train or not test:
-        return [0.0] * len(bidding.CONTRACT_NAMES)
-    x, made = contract_rows(train)
-    w = logistic(x, made)
-    xt, made_t = contract_rows(test)
-    chance = bidding.CONTRACT_NAMES.index("chance")
-    scored = {"search": 0.0, "model": 0.0}
-    for r in test:
-        by: dict[str, Any] = {
-            "search": lambda c, r=r: bidding.contract_features(r["declaring"], c)[chance],
-            "model": lambda c, r=r: float(
-                sigmoid(np.array(bidding.contract_features(r["declaring"], c)) @ w)
-            ),
-        }
-        for name, p in by.items():
-            best = max(contracts(r), key=lambda c, p=p: ((2 * p(c) - 1) * c, -c))
-            scored[name] += best if made_label(r, best) else -best
-    report.append(
-        f"  contract: Brier model {np.mean((sigmoid(xt @ w) - made_t) ** 2):.3f}"
-        f" search {np.mean((xt[:, chance] - made_t) ** 2):.3f};"
-        f" chosen by the model {scored['model'] / len(test):+.1f} a hand,"
-        f" by the search {scored['search'] / len(test):+.1f} ({len(test)} held-out hands)"
-    )
-    return w
+    return {"declare": declare, "made": chance, "defend": defend, "hands": len(played)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -234,13 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(report))
     if args.check:
         return 0
-    data = {
-        "names": list(bidding.NAMES),
-        "contract_names": list(bidding.CONTRACT_NAMES),
-        "lowest": LOWEST,
-        "step": STEP,
-        "players": fitted,
-    }
+    data = {"names": list(bidding.NAMES), "lowest": LOWEST, "step": STEP, "players": fitted}
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"-> {args.out}", file=sys.stderr)
     return 0

@@ -9,9 +9,7 @@ the quartiles of their points). For each bid, a linear model (``Model.declaring`
 them into the seat's expected score change as declarer with that bid (±contract as the
 bot then declares and plays it after seeing the musik, so a raise is counted) and a
 logistic one (``Model.chance``) into the chance that its cards and marriages reach the
-bid; ``Model.defending`` is the expected score change of a defender with the hand; and
-``Model.contract_chance`` is the chance of a contract from the search's forecast made
-when it is chosen (``contract_features``): the search's own share of layouts, recalibrated.
+bid; ``Model.defending`` is the expected score change of a defender with the hand.
 
 The weights are fitted by ``tools/bid_train.py`` on hands played by ``tools/bid_data.py``
 and kept in ``bidding.json`` beside this module, read once, when first used. Evaluating
@@ -98,23 +96,6 @@ def features(cards: Sequence[str], forecast: Sequence[int], bid: int) -> list[fl
     return [*hand_features(cards), mean, share(bid), share(bid - 20), share(bid + 20), *spread]
 
 
-# The numbers ``contract_features`` gives, in order.
-CONTRACT_NAMES = ("one", "chance", "chance_below", "chance_above", "margin")
-
-
-def contract_features(forecast: Sequence[int], contract: int) -> list[float]:
-    """The search's forecast when the contract is chosen (the musik seen, the gifts made),
-    for ``contract``: the share of its layouts that make it, 10 less and 10 more, and
-    how far their mean is above it, in tens."""
-    count = len(forecast) or 1
-
-    def share(at_least: int) -> float:
-        return sum(o >= at_least for o in forecast) / count
-
-    margin = (sum(forecast) / count - contract) / 10
-    return [1.0, share(contract), share(contract - 10), share(contract + 10), margin]
-
-
 # The options the model was fitted with (the standard rules): where a table plays
 # others that change what a hand is worth in play, the search's own forecast decides.
 FITTED_WITH = (
@@ -139,10 +120,6 @@ def _dot(weights: Sequence[float], values: Sequence[float]) -> float:
     return sum(w * v for w, v in zip(weights, values, strict=True))
 
 
-def _logistic(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
 @dataclass(frozen=True)
 class Model:
     """The fitted weights for one number of players."""
@@ -152,7 +129,6 @@ class Model:
     declare: tuple[tuple[float, ...], ...]  # by bid, over ``NAMES``
     made: tuple[tuple[float, ...], ...]  # by bid, over ``NAMES``, a logistic model
     defend: tuple[float, ...]  # over ``HAND_NAMES``
-    contract: tuple[float, ...]  # over ``CONTRACT_NAMES``, a logistic model
 
     def _at(self, bid: int) -> int:
         """The weights' index for ``bid``: the highest bid fitted stands for those above."""
@@ -164,11 +140,8 @@ class Model:
 
     def chance(self, cards: Sequence[str], forecast: Sequence[int], bid: int) -> float:
         """The chance that the declarer takes ``bid`` or more, cards and marriages."""
-        return _logistic(_dot(self.made[self._at(bid)], features(cards, forecast, bid)))
-
-    def contract_chance(self, forecast: Sequence[int], contract: int) -> float:
-        """The chance of making ``contract`` by the search's forecast when choosing it."""
-        return _logistic(_dot(self.contract, contract_features(forecast, contract)))
+        z = _dot(self.made[self._at(bid)], features(cards, forecast, bid))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def defending(self, cards: Sequence[str]) -> float:
         """The expected score change of defending with ``cards``."""
@@ -179,7 +152,7 @@ class Model:
 def model(players: int) -> Model | None:
     """The fitted model for ``players``, or None where none was fitted."""
     data = json.loads(resources.files(__package__).joinpath("bidding.json").read_text("utf-8"))
-    if data["names"] != list(NAMES) or data["contract_names"] != list(CONTRACT_NAMES):
+    if data["names"] != list(NAMES):
         raise ValueError("bidding.json was fitted for other features: run tools/bid_train.py")
     fitted = data["players"].get(str(players))
     if fitted is None:
@@ -190,18 +163,7 @@ def model(players: int) -> Model | None:
         declare=tuple(tuple(w) for w in fitted["declare"]),
         made=tuple(tuple(w) for w in fitted["made"]),
         defend=tuple(fitted["defend"]),
-        contract=tuple(fitted["contract"]),
     )
 
 
-__all__ = [
-    "CONTRACT_NAMES",
-    "HAND_NAMES",
-    "NAMES",
-    "Model",
-    "applies",
-    "contract_features",
-    "features",
-    "hand_features",
-    "model",
-]
+__all__ = ["HAND_NAMES", "NAMES", "Model", "applies", "features", "hand_features", "model"]
