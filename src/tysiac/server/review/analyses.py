@@ -1,4 +1,6 @@
 """The review's work: its worker processes, what they do next, and the analyses kept.
+A little over 300 lines: the three parts below are each other's only users, and the
+order of the jobs is read best beside the pool it feeds and the analyses it fills.
 
 **Workers.** ``Workers`` is a pool of ``review_workers`` processes of its own (spawned,
 niced, gone with the server: ``work.start_worker``), apart from the computer players',
