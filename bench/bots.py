@@ -50,6 +50,7 @@ from tysiac import bots, rules
 from tysiac.bots import ismcts, solver, strong
 from tysiac.rules.cards import Card, card_code
 from tysiac.rules.hand import End, Phase, allowed_contracts
+from tysiac.rules.variants import MUS_BID
 
 Action = dict[str, Any]
 Report = dict[str, Any]
@@ -238,6 +239,14 @@ def seatings(players: int) -> list[str]:
 
 def play_hand(setup: Setup, index: int, lineup: Sequence[str], clock: Clock) -> rules.HandResult:
     """Deal ``index`` played to its end by ``lineup`` (a bot per seat)."""
+    return played_hand(setup, index, lineup, clock)[0]
+
+
+def played_hand(
+    setup: Setup, index: int, lineup: Sequence[str], clock: Clock
+) -> tuple[rules.HandResult, bool]:
+    """``play_hand``'s result, and whether its contract was the mus player's forced 100
+    (R10) that nobody bid over."""
     dealer = index % setup.players
     game = rules.new_game(setup.players, dealer, options=setup.table_options)
     game = rules.deal(game, deal_deck(setup.seed, index))
@@ -246,7 +255,10 @@ def play_hand(setup: Setup, index: int, lineup: Sequence[str], clock: Clock) -> 
         seat = game.to_move
         assert seat is not None
         game = rules.apply(game, move(lineup[seat], game, seat, rngs[seat], clock))
-    return game.results[0]
+    hand = game.hand
+    assert hand is not None
+    forced = hand.bid == MUS_BID and all(value is None for _, value in hand.auction)
+    return game.results[0], forced
 
 
 @dataclass
@@ -260,14 +272,18 @@ class Declarer:
     played: int = 0  # declared and played out (not bombed)
     margin: int = 0  # the sum over those of cards + melds - contract
     missed_by_20: int = 0
+    forced: int = 0  # declared at the mus player's forced 100, nobody bidding (R10)
+    forced_made: int = 0
 
-    def add(self, result: rules.HandResult, seat: int) -> None:
+    def add(self, result: rules.HandResult, seat: int, forced: bool = False) -> None:
         sitting_out = len(result.delta) == 4 and seat == result.dealer  # R7
         self.seat_hands += not sitting_out
         if result.declarer != seat:
             return
         self.declared += 1
         self.made += bool(result.made)
+        self.forced += forced
+        self.forced_made += forced and bool(result.made)
         self.bombed += result.end is End.BOMB
         if result.end is End.PLAYED and result.contract is not None:
             margin = result.points[seat] + result.melds[seat] - result.contract
@@ -284,6 +300,7 @@ class Declarer:
             **vars(self),
             "declarer_share": ratio(self.declared, self.seat_hands),
             "make_rate": ratio(self.made, self.declared),
+            "bid_make_rate": ratio(self.made - self.forced_made, self.declared - self.forced),
             "mean_margin": ratio(self.margin, self.played),
             "missed_by_20_rate": ratio(self.missed_by_20, self.played),
         }
@@ -303,16 +320,16 @@ def play_deal(setup: Setup, index: int) -> DealOutcome:
     """One deal in the reference seating and in every seating with candidates."""
     clock = Clock()
     names = {CANDIDATE: setup.candidate, OPPONENT: setup.opponent}
-    reference = play_hand(setup, index, [setup.opponent] * setup.players, clock)
+    reference, forced = played_hand(setup, index, [setup.opponent] * setup.players, clock)
     opponent, candidate = Declarer(), Declarer()
     for seat in range(setup.players):
-        opponent.add(reference, seat)
+        opponent.add(reference, seat, forced)
     differences = {}
     for seating in seatings(setup.players):
-        result = play_hand(setup, index, [names[c] for c in seating], clock)
+        result, forced = played_hand(setup, index, [names[c] for c in seating], clock)
         seats = [s for s, c in enumerate(seating) if c == CANDIDATE]
         for seat in seats:
-            candidate.add(result, seat)
+            candidate.add(result, seat, forced)
         gains = [result.delta[s] - reference.delta[s] for s in seats]
         differences[seating] = statistics.fmean(gains)
     value = statistics.fmean(differences.values())
@@ -500,6 +517,8 @@ def declarer_rows(report: Report) -> Iterable[str]:
     rows = [
         ("declarer, of its seat-hands", lambda d: share(d["declarer_share"])),
         ("contracts made", lambda d: f"{d['made']}/{d['declared']} {share(d['make_rate'])}"),
+        ("forced 100s (nobody bid), made", lambda d: f"{d['forced_made']}/{d['forced']}"),
+        ("made, the forced 100s apart", lambda d: share(d["bid_make_rate"])),
         ("bombed (V7)", lambda d: str(d["bombed"])),
         ("cards + melds - contract", lambda d: signed(d["mean_margin"])),
         ("missed by more than 20", lambda d: share(d["missed_by_20_rate"])),

@@ -126,3 +126,15 @@ def test_the_statistics(bench: Any) -> None:
     assert bench.t_interval([1.0, 1.0, 1.0]) == (1.0, 1.0)
     assert bench.bootstrap_interval([2.0] * 5, seed=1) == (2.0, 2.0)
     assert bench.percentiles([0.001 * i for i in range(1, 101)])["p95"] == pytest.approx(95)
+
+
+def test_a_forced_100_nobody_bid_over_is_counted_apart(bench: Any) -> None:
+    """R10: easy bots pass in the bidding, so every contract is the mus player's forced 100;
+    medium bots bid, so some of theirs are not."""
+    for name, everyone_passes in (("easy", True), ("medium", False)):
+        deals = [bench.play_deal(bench.Setup(name, name, 3, seed=3), i) for i in range(6)]
+        declared = sum(d.candidate.declared for d in deals)
+        forced = sum(d.candidate.forced for d in deals)
+        assert declared > 0 and (forced == declared) is everyone_passes, (name, forced, declared)
+        made = sum(d.candidate.forced_made for d in deals)
+        assert made <= forced
