@@ -57,6 +57,7 @@ Report = dict[str, Any]
 T = TypeVar("T")
 
 BASELINES = ("random", "cheat", "ismcts", "learned")
+SAME_DRAWS = {"learned": "strong"}  # a contender whose seats draw as another bot's
 CANDIDATE, OPPONENT = "C", "o"  # a seating spelled seat by seat: "Coo", "oCC", ...
 MOVE_CAP = 20_000  # a whole game of more steps (moves and deals) is left unfinished
 RESAMPLES = 2_000
@@ -216,8 +217,13 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
 
 def seat_rngs(key: str, lineup: Sequence[str]) -> list[random.Random]:
     """One generator per seat, from its bot's name too: a seat plays the same whoever sits
-    beside it, as long as the game goes the same way."""
-    return [random.Random(f"{key}:{seat}:{name}") for seat, name in enumerate(lineup)]
+    beside it, as long as the game goes the same way. ``learned`` draws as ``strong``
+    does (the same search, another rule for the bid), so the two compare deal by deal
+    down to the layouts drawn: only the bids differ."""
+    return [
+        random.Random(f"{key}:{seat}:{SAME_DRAWS.get(name, name)}")
+        for seat, name in enumerate(lineup)
+    ]
 
 
 # --- duplicate hands ---------------------------------------------------------------

@@ -138,3 +138,12 @@ def test_a_forced_100_nobody_bid_over_is_counted_apart(bench: Any) -> None:
         assert declared > 0 and (forced == declared) is everyone_passes, (name, forced, declared)
         made = sum(d.candidate.forced_made for d in deals)
         assert made <= forced
+
+
+def test_the_learned_contender_draws_as_the_strong_bot(bench: Any) -> None:
+    """So the two compare deal by deal with the same layouts: only their bids differ."""
+    draws = {name: bench.seat_rngs("k", [name, "medium"]) for name in ("learned", "strong")}
+    assert [r.random() for r in draws["learned"]] == [r.random() for r in draws["strong"]]
+    assert (
+        bench.seat_rngs("k", ["medium"])[0].random() != bench.seat_rngs("k", ["easy"])[0].random()
+    )
