@@ -9,7 +9,8 @@ contenders of this script: ``random`` (a uniformly random legal move), ``cheat``
 every card: the double-dummy solver's best card in play, its bids and contract by the
 solver, ``medium`` elsewhere; an upper bound, for comparison only), ``ismcts``
 (``strong`` with its card play by information-set MCTS, ``bots/ismcts.py``) and
-``learned`` (``strong`` bidding by the learned model, ``bots/bidding.py``).
+``search`` (``strong`` bidding by its search alone, without the learned model of
+``bots/bidding.py``).
 
 The main figure compares single hands in duplicate. Each of ``--deals`` seeded deals is
 the first hand of a new game (scores 0, the dealer rotating with the deal number),
@@ -56,8 +57,8 @@ Action = dict[str, Any]
 Report = dict[str, Any]
 T = TypeVar("T")
 
-BASELINES = ("random", "cheat", "ismcts", "learned")
-SAME_DRAWS = {"learned": "strong"}  # a contender whose seats draw as another bot's
+BASELINES = ("random", "cheat", "ismcts", "search")
+SAME_DRAWS = {"search": "strong"}  # a contender whose seats draw as another bot's
 CANDIDATE, OPPONENT = "C", "o"  # a seating spelled seat by seat: "Coo", "oCC", ...
 MOVE_CAP = 20_000  # a whole game of more steps (moves and deals) is left unfinished
 RESAMPLES = 2_000
@@ -206,8 +207,8 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
             action = random_move(seen, rng)
         elif name == "ismcts":
             action = ismcts_move(seen, rng)
-        elif name == "learned":
-            action = strong.choose(seen, rng, learned=True)
+        elif name == "search":
+            action = strong.choose(seen, rng, learned=False)
         else:
             action = bots.choose(name, seen, rng)
     clock.add(name, phase, time.perf_counter() - began)
@@ -217,7 +218,7 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
 
 def seat_rngs(key: str, lineup: Sequence[str]) -> list[random.Random]:
     """One generator per seat, from its bot's name too: a seat plays the same whoever sits
-    beside it, as long as the game goes the same way. ``learned`` draws as ``strong``
+    beside it, as long as the game goes the same way. ``search`` draws as ``strong``
     does (the same search, another rule for the bid), so the two compare deal by deal
     down to the layouts drawn: only the bids differ."""
     return [

@@ -140,10 +140,10 @@ def test_a_forced_100_nobody_bid_over_is_counted_apart(bench: Any) -> None:
         assert made <= forced
 
 
-def test_the_learned_contender_draws_as_the_strong_bot(bench: Any) -> None:
+def test_the_search_contender_draws_as_the_strong_bot(bench: Any) -> None:
     """So the two compare deal by deal with the same layouts: only their bids differ."""
-    draws = {name: bench.seat_rngs("k", [name, "medium"]) for name in ("learned", "strong")}
-    assert [r.random() for r in draws["learned"]] == [r.random() for r in draws["strong"]]
+    draws = {name: bench.seat_rngs("k", [name, "medium"]) for name in ("search", "strong")}
+    assert [r.random() for r in draws["search"]] == [r.random() for r in draws["strong"]]
     assert (
         bench.seat_rngs("k", ["medium"])[0].random() != bench.seat_rngs("k", ["easy"])[0].random()
     )

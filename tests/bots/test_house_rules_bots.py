@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tysiac import bots, rules
-from tysiac.bots import easy, medium, strong
+from tysiac.bots import bidding, easy, medium, strong
 from tysiac.rules.cards import parse_card
 from tysiac.rules.game import deal_hand_of
 from tysiac.rules.hand import new_hand
@@ -182,8 +182,25 @@ def test_under_v16_a_seat_near_the_target_prefers_to_defend(
     near = bidding_view((0, 0, 980))
     assert strong._worth(near, outcomes, 110) < 0
     assert strong.bid(near, random.Random(0))["type"] == "pass"
-    on_barrel = bidding_view((0, 0, 980), "800")
-    assert strong.bid(on_barrel, random.Random(0))["type"] == "bid"
+    on_barrel = bidding_view((0, 0, 980), "800")  # with a barrel the model may decide:
+    assert strong.bid(on_barrel, random.Random(0), learned=False)["type"] == "bid"  # the rule
+
+
+def test_the_learned_worth_counts_no_defence_on_the_barrel() -> None:
+    """R25 in the model's rule too: on the barrel defending brings nothing, so declaring
+    is weighed against 0; off it, against the model's value of defending these cards."""
+    model = bidding.model(3)
+    assert model is not None
+    outcomes = [120] * 6 + [80] * 4
+    for scores, defence in (((0, 0, 980), False), ((0, 0, 500), True)):
+        view = bidding_view(scores, "800")
+        cards = view["hand"]["cards"]
+        declaring = model.declaring(cards, outcomes, 110)
+        if scores[2] + 110 >= view["target"]:
+            declaring += strong.WIN_BONUS * model.chance(cards, outcomes, 110)
+        expected = declaring - (max(0.0, model.defending(cards)) if defence else 0.0)
+        assert view["on_barrel"][2] is not defence
+        assert strong._learned_worth(view, model, cards, outcomes, 110) == pytest.approx(expected)
 
 
 def test_medium_and_easy_never_read_the_barrel() -> None:

@@ -18,7 +18,8 @@ the catalogue's, ``level.easy``…):
 - ``strong`` (mocny): search (``strong.py``): the hidden cards dealt many ways that
   agree with all it has seen (``sampling.py``), each solved face up by a compiled
   double-dummy solver (``solver.py``, ``_dd.c``); bids and contracts by what they are
-  worth against defending.
+  worth against defending, its bids by a model learned from its own play
+  (``bidding.py``).
 
 This package imports nothing of the project but ``tysiac.rules`` and its own C
 extension (a test checks it).

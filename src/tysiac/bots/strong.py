@@ -10,7 +10,9 @@ Bidding, giving, discarding, the contract and the bomb (V7) are judged the same 
 before the play: deals of the unseen cards, each played out face up from the declarer's
 first lead. Face-up play could be optimistic for the declarer (it never guesses wrong):
 ``OPTIMISM`` trims it by what self-play measures (docs/bots.md).
-A bid or a contract is taken when it is worth more than defending (``_worth``): the
+A bid is taken when the learned model (``bidding``, ``_learned_worth``) says winning the
+auction is worth more than defending, where it applies; elsewhere, and for the contract,
+when the search says so (``_worth``): the
 chance of making it, what it scores or loses, what a defender would score instead, the
 barrel and a game won; without a barrel (V16), also a game an opponent wins by
 defending, and a game the seat would win by defending. A golden hand (V15) is resigned
@@ -68,13 +70,13 @@ def choose(
     *,
     samples: int = SAMPLES,
     plan_samples: int = PLAN_SAMPLES,
-    learned: bool = False,
+    learned: bool = True,
 ) -> dict[str, Any]:
     """The strong bot's move. ``samples``: layouts solved per card played, at most;
     ``plan_samples``: deals per choice before the play (half of them per candidate gift
-    or discard); ``learned``: bid by the learned model (``bidding``) where it applies
-    (off by default: it has not yet measured better than the search, docs/bots.md). The
-    defaults are the bot's own; a smaller search plays the same legal moves, chosen with
+    or discard); ``learned``: bid by the learned model (``bidding``) where it applies, else
+    (``False``) by the search alone, as the benchmark's ``search`` does. The defaults are
+    the bot's own; a smaller search plays the same legal moves, chosen with
     less care (the tests that check only legality pass one)."""
     legal = view["legal"]
     hand = view["hand"]
@@ -464,7 +466,7 @@ def resign_pays(
 
 
 def bid(
-    view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES, *, learned: bool = False
+    view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES, *, learned: bool = True
 ) -> dict[str, Any]:
     """The smallest legal bid while declaring is worth more than defending: by the learned
     model where it applies (``_learned_worth``), else by the deals' chance (``_worth``)."""
