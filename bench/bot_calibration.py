@@ -88,10 +88,7 @@ def bid_forecast(
     hand = view["hand"]
     assert hand is not None and hand["cards"] is not None
     options = options_from_json(view["options"])
-    musik = 3 if view["players"] != 2 else 2
-    outcomes = strong._deal_outcomes(
-        view, options, codes_mask(hand["cards"]), rng, strong.PLAN_SAMPLES, musik=musik
-    )
+    outcomes = strong.bid_outcomes(view, rng)
     fitted = bidding.model(view["players"]) if bidding.applies(options) else None
     learned = fitted.chance(hand["cards"], outcomes, value) if fitted else None
     return judged(outcomes, value), learned

@@ -45,11 +45,7 @@ def sample(players: int, seed: int, index: int) -> dict[str, Any]:
     declarer = hand.active[0]
     rngs = [random.Random(f"{key}:seat:{seat}") for seat in range(players)]
     seen = rules.view(game, declarer, history=True)
-    mine = hand.held[declarer]
-    musik = 3 if players != 2 else 2
-    forecast = strong._deal_outcomes(
-        seen, hand.options, mine, random.Random(f"{key}:forecast"), strong.PLAN_SAMPLES, musik=musik
-    )
+    forecast = strong.bid_outcomes(seen, random.Random(f"{key}:forecast"))
     record: dict[str, Any] = {
         "players": players,
         "seed": seed,

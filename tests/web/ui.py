@@ -374,6 +374,7 @@ def catalogue_pieces(lang: str, document: str | None = None) -> frozenset[str]:
 LETTER = r"[^\W\d_]"
 
 
+@cache
 def _said(piece: str) -> re.Pattern[str]:
     """``piece`` wherever it stands in a line as whole words (where it starts or ends with
     a letter, no letter stands beside that: "Off" is not taken out of "Offside"), in any
@@ -384,9 +385,6 @@ def _said(piece: str) -> re.Pattern[str]:
     return re.compile(before + body + after, re.IGNORECASE)
 
 
-_patterns: dict[str, re.Pattern[str]] = {}
-
-
 def unsaid(line: str, pieces: Sequence[str]) -> str:
     """What is left of ``line`` (its white space single, as ``_pieces``) when each of
     ``pieces``, longest first, is taken out of it (a long text is taken whole before a
@@ -394,8 +392,7 @@ def unsaid(line: str, pieces: Sequence[str]) -> str:
     for piece in pieces:
         if piece.casefold() not in line.casefold():
             continue
-        pattern = _patterns.get(piece) or _patterns.setdefault(piece, _said(piece))
-        line = pattern.sub("\x00", line)
+        line = _said(piece).sub("\x00", line)
     return line
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from tysiac.rules import variants
 from tysiac.rules.cards import DECK, Mask, cards_of, codes, parse_card
+from tysiac.rules.hand import musik_sizes
 from tysiac.rules.options import Options, options_from_json
 from tysiac.rules.view import GameView
 
@@ -479,9 +480,7 @@ def bid(
     if not legal.get("pass"):
         return {"type": "bid", "value": min(bids)}
     options = options_from_json(view["options"])
-    mine = codes_mask(hand["cards"])
-    musik = 3 if view["players"] != 2 else 2
-    outcomes = _deal_outcomes(view, options, mine, rng, plan_samples, musik=musik)
+    outcomes = bid_outcomes(view, rng, plan_samples)
     value = min(bids)
     fitted = bidding.model(view["players"]) if learned and bidding.applies(options) else None
     if fitted is None:
@@ -491,6 +490,17 @@ def bid(
     if worth > 0:
         return {"type": "bid", "value": value}
     return {"type": "pass"}
+
+
+def bid_outcomes(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> list[int]:
+    """What the seat would make as declarer in ``plan_samples`` deals of the unseen cards,
+    each adding a musik to its cards before the musik (``_deal_outcomes``): the forecast
+    its bidding acts on, and the learned model's features (``bidding.features``)."""
+    hand = view["hand"]
+    assert hand is not None and hand["cards"] is not None
+    options = options_from_json(view["options"])
+    musik = musik_sizes(view["players"])[0]
+    return _deal_outcomes(view, options, codes_mask(hand["cards"]), rng, plan_samples, musik=musik)
 
 
 def _learned_worth(
