@@ -3,6 +3,9 @@
 
     python tools/bid_train.py --data 3=bids-3.jsonl [--data 2=bids-2.jsonl ...] [--check]
 
+The weights of a number of players not given by ``--data`` are kept as the weights file
+has them, so one number of players can be refitted without the others' data.
+
 For every hand and every bid ``b`` of the grid, the declarer's label is what it would
 have scored winning the auction at ``b``: what it scored, when the contract it declared
 was ``b`` or more; else ``b`` made or missed by the points it took (cards and
@@ -156,13 +159,23 @@ def fit(records: list[dict[str, Any]], report: list[str]) -> dict[str, Any]:
     return {"declare": declare, "made": chance, "defend": defend, "hands": len(played)}
 
 
+def kept(path: Path) -> dict[str, Any]:
+    """The weights ``path`` already holds, by number of players, where they were fitted on
+    the same features and bids (else none: everything is refitted)."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text("utf-8"))
+    same = (data["names"], data["lowest"], data["step"]) == (list(bidding.NAMES), LOWEST, STEP)
+    return dict(data["players"]) if same else {}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", action="append", required=True, help="PLAYERS=FILE.jsonl")
     parser.add_argument("--check", action="store_true", help="report only, write nothing")
     parser.add_argument("--out", type=Path, default=OUT, help="the weights file (%(default)s)")
     args = parser.parse_args(argv)
-    fitted: dict[str, Any] = {}
+    fitted: dict[str, Any] = kept(args.out)
     for item in args.data:
         players, path = item.split("=", 1)
         report: list[str] = []
@@ -171,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(report))
     if args.check:
         return 0
+    fitted = {players: fitted[players] for players in sorted(fitted)}
     data = {"names": list(bidding.NAMES), "lowest": LOWEST, "step": STEP, "players": fitted}
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"-> {args.out}", file=sys.stderr)
