@@ -1,7 +1,7 @@
 """Fit the strong bot's bidding model (``tysiac/bots/bidding.py``) on hands played by
 ``tools/bid_data.py`` and write its weights to ``src/tysiac/bots/bidding.json``.
 
-    python tools/bid_train.py --data 3=bids-3.jsonl [--data 2=bids-2.jsonl ...] [--check]
+    python tools/bid_train.py --data 3=bids-3.jsonl [--data 4=bids-4.jsonl ...] [--check]
 
 The weights of a number of players not given by ``--data`` are kept as the weights file
 has them, so one number of players can be refitted without the others' data.

@@ -68,16 +68,14 @@ def test_the_model_values_a_strong_hand_above_defending_and_a_weak_one_below(
 ) -> None:
     model = bidding.model(players)
     assert model is not None
-    strong_cards, weak_cards = STRONG, WEAK  # seven cards, with three players or four
-    strong_hand = model.declaring(strong_cards, [170] * 24, 120)
-    weak_hand = model.declaring(weak_cards, [45] * 24, 120)
-    assert strong_hand > model.defending(strong_cards) and strong_hand > 60
-    assert weak_hand < model.defending(weak_cards) and weak_hand < 0
+    # Seven cards: a hand is dealt the same way with three players and with four.
+    strong_hand = model.declaring(STRONG, [170] * 24, 120)
+    weak_hand = model.declaring(WEAK, [45] * 24, 120)
+    assert strong_hand > model.defending(STRONG) and strong_hand > 60
+    assert weak_hand < model.defending(WEAK) and weak_hand < 0
     # The higher the bid, the less the same hand and forecast is worth.
     middling = [100] * 12 + [140] * 12
-    assert model.declaring(strong_cards, middling, 110) > model.declaring(
-        strong_cards, middling, 200
-    )
+    assert model.declaring(STRONG, middling, 110) > model.declaring(STRONG, middling, 200)
 
 
 def test_the_model_applies_to_the_rules_it_was_fitted_with() -> None:
