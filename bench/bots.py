@@ -244,16 +244,11 @@ def seatings(players: int) -> list[str]:
     return alone + pairs
 
 
-def play_hand(setup: Setup, index: int, lineup: Sequence[str], clock: Clock) -> rules.HandResult:
-    """Deal ``index`` played to its end by ``lineup`` (a bot per seat)."""
-    return played_hand(setup, index, lineup, clock)[0]
-
-
-def played_hand(
+def play_hand(
     setup: Setup, index: int, lineup: Sequence[str], clock: Clock
 ) -> tuple[rules.HandResult, bool]:
-    """``play_hand``'s result, and whether its contract was the mus player's forced 100
-    (R10) that nobody bid over."""
+    """Deal ``index`` played to its end by ``lineup`` (a bot per seat): its result, and
+    whether its contract was the mus player's forced 100 (R10) that nobody bid over."""
     dealer = index % setup.players
     game = rules.new_game(setup.players, dealer, options=setup.table_options)
     game = rules.deal(game, deal_deck(setup.seed, index))
@@ -327,13 +322,13 @@ def play_deal(setup: Setup, index: int) -> DealOutcome:
     """One deal in the reference seating and in every seating with candidates."""
     clock = Clock()
     names = {CANDIDATE: setup.candidate, OPPONENT: setup.opponent}
-    reference, forced = played_hand(setup, index, [setup.opponent] * setup.players, clock)
+    reference, forced = play_hand(setup, index, [setup.opponent] * setup.players, clock)
     opponent, candidate = Declarer(), Declarer()
     for seat in range(setup.players):
         opponent.add(reference, seat, forced)
     differences = {}
     for seating in seatings(setup.players):
-        result, forced = played_hand(setup, index, [names[c] for c in seating], clock)
+        result, forced = play_hand(setup, index, [names[c] for c in seating], clock)
         seats = [s for s, c in enumerate(seating) if c == CANDIDATE]
         for seat in seats:
             candidate.add(result, seat, forced)

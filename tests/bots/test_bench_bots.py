@@ -52,10 +52,10 @@ def test_each_deal_is_a_fixed_deck_and_dealer_whoever_plays_it(bench: Any) -> No
     assert bench.deal_deck(2, 0) == bench.deal_deck(2, 0) != bench.deal_deck(2, 1)
     assert bench.deal_deck(2, 0) != bench.deal_deck(3, 0)
     for index in range(4):
-        one = bench.play_hand(setup, index, ["medium"] * 3, clock)
-        two = bench.play_hand(setup, index, ["random", "medium", "random"], clock)
-        assert one.dealer == two.dealer == index % 3
-        assert one == bench.play_hand(setup, index, ["medium"] * 3, clock)
+        played = bench.play_hand(setup, index, ["medium"] * 3, clock)
+        two, _ = bench.play_hand(setup, index, ["random", "medium", "random"], clock)
+        assert played[0].dealer == two.dealer == index % 3
+        assert played == bench.play_hand(setup, index, ["medium"] * 3, clock)
     assert set(clock.seconds) == {"medium", "random"}
 
 
@@ -110,7 +110,7 @@ def test_the_cheat_makes_every_contract_it_chose(bench: Any) -> None:
         for seat in range(3):
             lineup = ["medium"] * 3
             lineup[seat] = "cheat"
-            result = bench.play_hand(setup, index, lineup, clock)
+            result, _ = bench.play_hand(setup, index, lineup, clock)
             if result.declarer == seat and result.end is rules.End.PLAYED and result.contract > 100:
                 chosen += 1
                 assert result.made, (index, seat, result)
