@@ -1,7 +1,7 @@
 """False positives over every form of Debian's Polish dictionary (wpolish, 4.3 million), and
 its Ukrainian one (wukrainian, 1.5 million).
 
-The whole dictionary takes some 12 s on one core. Forms that
+The suite's longest tests (their times: docs/performance.md). Forms that
 data/dictionary-vulgar.txt calls vulgar, insulting or explicit are rightly blocked.
 """
 
@@ -34,7 +34,7 @@ def test_false_positives_are_under_one_in_ten_thousand_forms() -> None:
 
 @pytest.mark.slow
 def test_false_positives_are_under_one_in_a_hundred_thousand_ukrainian_forms() -> None:
-    """Debian's Ukrainian dictionary (wukrainian, 1.5 million forms, some 40 s): the Polish
+    """Debian's Ukrainian dictionary (wukrainian, 1.5 million forms): the Polish
     stems hit none of it (words all in Ukrainian letters are eastern.py's), the Ukrainian
     and Russian ones only what dictionary-vulgar-uk.txt calls vulgar, but for a few."""
     require(UKRAINIAN, "`make test` installs Debian's wukrainian")
