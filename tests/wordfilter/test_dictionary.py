@@ -1,7 +1,7 @@
 """False positives over every form of Debian's Polish dictionary (wpolish, 4.3 million), and
 its Ukrainian one (wukrainian, 1.5 million).
 
-The suite's longest tests (their times: docs/performance.md). Forms that
+The suite's longest tests (their times: docs/performance.md). Forms that the file
 data/dictionary-vulgar.txt calls vulgar, insulting or explicit are rightly blocked.
 """
 
