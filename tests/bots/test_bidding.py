@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tools import bid_data, bid_train
@@ -18,6 +19,12 @@ from tysiac.rules.hand import deck_of
 
 STRONG = ["AH", "TH", "KH", "QH", "AS", "TS", "AD"]
 WEAK = ["9S", "JS", "9C", "JC", "9D", "JD", "QS"]
+
+
+def committed_weights() -> dict[str, Any]:
+    """The weights file the model reads (``bid_train``'s default output)."""
+    data: dict[str, Any] = json.loads(bid_train.OUT.read_text("utf-8"))
+    return data
 
 
 def test_a_hands_features_count_what_it_holds() -> None:
@@ -47,7 +54,7 @@ def test_a_hands_features_count_what_it_holds() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_committed_weights_are_for_these_features_and_every_bid(players: int) -> None:
-    data = json.loads(Path(bidding.__file__).with_name("bidding.json").read_text("utf-8"))
+    data = committed_weights()
     assert data["names"] == list(bidding.NAMES)
     fitted = data["players"][str(players)]
     assert len(fitted["declare"]) == (bid_train.HIGHEST - bid_train.LOWEST) // bid_train.STEP + 1
@@ -124,7 +131,7 @@ def test_the_tools_play_hands_and_fit_weights_that_load(tmp_path: Path) -> None:
     data = tmp_path / "bids.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "bidding.json"
-    committed = json.loads(Path(bidding.__file__).with_name("bidding.json").read_text("utf-8"))
+    committed = committed_weights()
     other = {**committed, "players": {"4": committed["players"]["3"]}}
     out.write_text(json.dumps(other), encoding="utf-8")
     assert bid_train.main(["--data", f"3={data}", "--out", str(out)]) == 0
