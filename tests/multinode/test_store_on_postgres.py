@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
+from tysiac.server.game.sweeper import lost_connection
 from tysiac.store import backend, gamedb, sweeps
 from tysiac.store.schema import metadata
 
@@ -64,3 +65,41 @@ def test_a_finished_game_is_deleted_by_one_sweeper_the_other_skips_it(database: 
         await engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_a_connection_the_database_closes_mid_query_is_told_from_other_failures(
+    database: str,
+) -> None:
+    """The sweeper's pass that the database cut short (a restart, a failover) is retried
+    by the next pass with a warning, not logged as a fault: the error a terminated
+    backend gives is told apart from an ordinary SQL error."""
+
+    async def errors() -> tuple[Exception, Exception]:
+        engine = backend.create_engine(database)
+        try:
+            async with engine.connect() as conn:
+                pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+                sleeping = asyncio.create_task(conn.execute(text("SELECT pg_sleep(30)")))
+                await asyncio.sleep(0.3)
+                async with engine.connect() as other:
+                    await other.execute(text(f"SELECT pg_terminate_backend({int(pid)})"))
+                try:
+                    await sleeping
+                except Exception as error:  # the terminated backend's
+                    closed = error
+                else:
+                    raise AssertionError("the query outlived its backend")
+            async with engine.connect() as conn:
+                try:
+                    await conn.execute(text("SELECT 1 / 0"))
+                except Exception as error:
+                    failed = error
+                else:
+                    raise AssertionError("1 / 0 was answered")
+            return closed, failed
+        finally:
+            await engine.dispose()
+
+    closed, failed = asyncio.run(errors())
+    assert lost_connection(closed)
+    assert not lost_connection(failed)

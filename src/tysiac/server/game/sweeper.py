@@ -22,6 +22,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from sqlalchemy.exc import DBAPIError
+
 from tysiac.bus.messages import Broken, Deleted
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR
 from tysiac.server import stats
@@ -38,6 +40,13 @@ KEEP_STATS = timedelta(days=400)
 NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
 
 
+def lost_connection(error: Exception) -> bool:
+    """A pass the database cut short by closing its connection under it (a restart, a
+    failover): nothing of it was committed, and the next pass, on a new connection (the
+    pool checks it first), does it again. Not a fault of ours: no traceback in the log."""
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
 class Sweeper:
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -49,8 +58,11 @@ class Sweeper:
         while True:
             try:
                 await self.sweep()
-            except Exception:
-                log.exception("sweep failed; trying again")
+            except Exception as error:
+                if lost_connection(error):
+                    log.warning("a sweep lost its database connection; the next pass tries again")
+                else:
+                    log.exception("sweep failed; trying again")
             await asyncio.sleep(self.service.settings.sweep_seconds)
 
     async def sweep(self) -> None:
