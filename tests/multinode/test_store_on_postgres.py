@@ -9,7 +9,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, text
 
-from tysiac.server.game.sweeper import lost_connection
+from tysiac.server.errors import ServiceError, Unstored, lost_connection, unknown_game
+from tysiac.server.game.sweeper import cut_short
 from tysiac.store import backend, gamedb, sweeps
 from tysiac.store.schema import metadata
 
@@ -103,3 +104,7 @@ def test_a_connection_the_database_closes_mid_query_is_told_from_other_failures(
     closed, failed = asyncio.run(errors())
     assert lost_connection(closed)
     assert not lost_connection(failed)
+    # The sweeper's pass: a warning for what the store cut short, a fault for the rest.
+    assert cut_short(closed) and cut_short(Unstored())
+    assert cut_short(ServiceError("error.store_busy", 503))
+    assert not cut_short(failed) and not cut_short(unknown_game())

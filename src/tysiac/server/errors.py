@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from tysiac import rules
@@ -70,14 +70,48 @@ def unknown_game() -> ServiceError:
     return ServiceError(UNKNOWN_GAME, 404)
 
 
+def lost_connection(error: BaseException) -> bool:
+    """The database closed the connection under a statement (a restart, a failover,
+    ``pg_terminate_backend``): not a fault of ours, and the pool replaces the connection
+    (it checks each one it hands out)."""
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+class Unstored(ServiceError):
+    """The database closed a write transaction's connection before its commit, so nothing
+    of it was stored and it may run again on a new connection (``GameService.change``
+    runs a command again once). Not run again, it is refused as ``store_busy``."""
+
+    def __init__(self) -> None:
+        super().__init__("error.store_busy", 503)
+
+
 @contextlib.contextmanager
-def store_busy() -> Iterator[None]:
-    """The store did not answer (no free connection in time, locked, unreachable): the
-    request is refused as ``store_busy`` (503), and what it asked for was not done. The log
-    says so once a minute, with the count and the cause, never the statement."""
+def unstored() -> Iterator[None]:
+    """Inside a write transaction, before its commit: a connection the database closed
+    is ``Unstored``."""
     try:
         yield
-    except (PoolTimeout, OperationalError) as error:
+    except DBAPIError as error:
+        if not lost_connection(error):
+            raise
+        raise Unstored() from None
+
+
+@contextlib.contextmanager
+def store_busy() -> Iterator[None]:
+    """The store did not answer (no free connection in time, locked, unreachable, the
+    connection closed under a read or a commit): the request is refused as ``store_busy``
+    (503). What it asked for was not done, but for a commit the database may have taken
+    before it closed the connection: the player, told to try again, finds the move made.
+    The log says so once a minute, with the count and the cause, never the statement."""
+    try:
+        yield
+    except (PoolTimeout, DBAPIError) as error:
+        if isinstance(error, DBAPIError) and not (
+            isinstance(error, OperationalError) or lost_connection(error)
+        ):
+            raise
         _busy["since"] += 1
         now = time.monotonic()
         if now - _busy["warned"] >= BUSY_WARNING_SECONDS:

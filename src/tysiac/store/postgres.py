@@ -5,7 +5,8 @@ its game's row under the row lock (``SELECT … FOR UPDATE``): the game's comman
 every process, queue there. A sweeper's command skips a row another process holds
 (``SKIP LOCKED``): that process is on it. The pool checks a connection before handing it
 out (``pool_pre_ping``), so one the database closed (a restart, a failover) is replaced
-instead of failing the command.
+instead of failing the command; one closed under a command before its commit makes the
+service run the command again (``errors.Unstored``).
 """
 
 from __future__ import annotations

@@ -41,9 +41,11 @@ from tysiac.server.errors import (
     BrokenGame,
     ServiceError,
     Skipped,
+    Unstored,
     deleted,
     store_busy,
     unknown_game,
+    unstored,
 )
 from tysiac.server.game import play
 from tysiac.server.game.deadlines import Pauses, next_deadline
@@ -102,10 +104,12 @@ class GameService:
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
         """A write transaction, committed on leaving the block; a store that does not
-        answer is ``store_busy`` (503), and nothing was written."""
+        answer is ``store_busy`` (503), and a connection the database closed before the
+        commit ``Unstored`` (a 503 too): nothing was written."""
         with store_busy():
             async with self.store.writing() as conn:
-                yield conn
+                with unstored():
+                    yield conn
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncConnection]:
@@ -230,6 +234,9 @@ class GameService:
             try:
                 table, result, published = await self._store(code, decide, sweeping)
             except gamedb.StaleRow:  # the row changed behind the store: decide again
+                table, result, published = await self._store(code, decide, sweeping)
+            except Unstored:  # the database closed the connection, nothing was stored
+                log.warning("game %s: a command lost its database connection; run again", code)
                 table, result, published = await self._store(code, decide, sweeping)
         if published is not None:
             events, change = published

@@ -22,12 +22,16 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import DBAPIError
-
 from tysiac.bus.messages import Broken, Deleted
 from tysiac.rules.timing import FILL_WITHIN, FINISH_WITHIN, KEEP_FOR
 from tysiac.server import stats
-from tysiac.server.errors import BrokenGame, ServiceError, Skipped, deleted_message
+from tysiac.server.errors import (
+    BrokenGame,
+    ServiceError,
+    Skipped,
+    deleted_message,
+    lost_connection,
+)
 from tysiac.server.game import play
 from tysiac.server.game.service import GameService
 from tysiac.server.moderation import violations
@@ -40,11 +44,12 @@ KEEP_STATS = timedelta(days=400)
 NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
 
 
-def lost_connection(error: Exception) -> bool:
-    """A pass the database cut short by closing its connection under it (a restart, a
-    failover): nothing of it was committed, and the next pass, on a new connection (the
-    pool checks it first), does it again. Not a fault of ours: no traceback in the log."""
-    return isinstance(error, DBAPIError) and error.connection_invalidated
+def cut_short(error: Exception) -> bool:
+    """A pass, or a step of one, that the store cut short: no free connection, or the
+    database closed the connection under it (a restart, a failover; ``Unstored``, a
+    ``store_busy``). The next pass, on a new connection (the pool checks it first), does it
+    again. Not a fault of ours: a warning, no traceback in the log."""
+    return lost_connection(error) or (isinstance(error, ServiceError) and error.status == 503)
 
 
 class Sweeper:
@@ -59,8 +64,8 @@ class Sweeper:
             try:
                 await self.sweep()
             except Exception as error:
-                if lost_connection(error):
-                    log.warning("a sweep lost its database connection; the next pass tries again")
+                if cut_short(error):
+                    log.warning("the store cut a sweep short; the next pass tries again")
                 else:
                     log.exception("sweep failed; trying again")
             await asyncio.sleep(self.service.settings.sweep_seconds)
@@ -131,8 +136,11 @@ class Sweeper:
             try:
                 async with self.service.writing() as conn:
                     await step(conn)
-            except Exception:
-                log.exception("a retention step failed; it is tried again on the next sweep")
+            except Exception as error:
+                if cut_short(error):
+                    log.warning("the store cut a retention step short; tried again next sweep")
+                else:
+                    log.exception("a retention step failed; it is tried again on the next sweep")
 
     async def _tell_deletions(self, now: datetime) -> None:
         """Every process tells its own connections of each deletion, by anyone, once."""
