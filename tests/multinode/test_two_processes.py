@@ -3,6 +3,8 @@ one game on different processes, as behind a proxy without sticky sessions."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -235,3 +237,44 @@ def test_the_database_closing_every_connection_costs_no_move_and_no_socket(
     for client, first in zip(everyone, seen, strict=True):
         assert [m for m in client.messages[first:] if m["type"] == "error"] == []
         assert client.state["v"] == after
+
+
+def test_a_whole_game_while_the_database_keeps_closing_connections_under_commands(
+    cluster: Cluster,
+) -> None:
+    """Every connection to the database terminated every 50 ms for a whole game, so that
+    commands lose theirs mid-way: each is run again on a new one, and the rare one that
+    loses it under the commit is refused as busy (the player tries again). The game ends,
+    no socket is dropped, no traceback in either log (the fixture checks)."""
+    _, _, everyone = two_player_game(cluster, short=True)
+    players = everyone[:2]
+    name = cluster.database.rsplit("/", 1)[1]
+    stop = threading.Event()
+    closed: list[int] = []
+
+    def close_every_connection() -> None:
+        while not stop.is_set():
+            found = sql(
+                POSTGRES,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                name,
+            )
+            closed.append(len(found))
+            time.sleep(0.05)
+
+    closing = threading.Thread(target=close_every_connection)
+    closing.start()
+    try:
+        play_until(players, finished, limit=180)
+    finally:
+        stop.set()
+        closing.join()
+    final = settle(everyone)  # every socket still reads: none was dropped
+    for client in everyone:
+        assert finished(client.state) and client.state["v"] == final
+        refused = [m["error"]["code"] for m in client.messages if m["type"] == "error"]
+        assert set(refused) <= {"store_busy"}, refused
+    assert sum(closed) > 20  # connections were closed while the game went on
+    logged = "".join(log.read_text() for log in cluster.logs)
+    assert "a command lost its database connection; run again" in logged
