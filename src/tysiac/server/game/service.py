@@ -22,13 +22,14 @@ and the write path it serves are read together.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -100,6 +101,7 @@ class GameService:
         self._tables: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._seats: dict[str, dict[str, int]] = {}  # by game: seats by token hash, as read
+        self._commands: set[asyncio.Task[Any]] = set()  # under way, a caller gone or not
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncConnection]:
@@ -227,7 +229,21 @@ class GameService:
         """
         if code not in self._tables:
             await self.table(code)  # unknown codes get no lock of their own
-        return await asyncio.shield(self._change(code, decide, sweeping))
+        command = asyncio.ensure_future(self._change(code, decide, sweeping))
+        self._commands.add(command)  # the loop keeps only a weak reference to a task
+        heard = asyncio.shield(command)
+        command.add_done_callback(functools.partial(self._ended, code, heard))
+        return await heard
+
+    def _ended(self, code: str, heard: asyncio.Future[Any], command: asyncio.Task[Any]) -> None:
+        """A command ended. If its caller went away meanwhile, its refusal is nobody's to
+        hear, and a fault is logged here, once (a caller still there is told of either)."""
+        self._commands.discard(command)
+        if command.cancelled():
+            return
+        error = command.exception()  # retrieved: asyncio would report it as never retrieved
+        if heard.cancelled() and not isinstance(error, ServiceError | Skipped | None):
+            log.error("game %s: a command failed after its caller went away", code, exc_info=error)
 
     async def _change(self, code: str, decide: Decide[R], sweeping: bool) -> tuple[Table, R]:
         async with self._locks.setdefault(code, asyncio.Lock()):
