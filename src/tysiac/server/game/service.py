@@ -15,8 +15,9 @@ The commands themselves live beside it, by job, each a ``decide`` run through
 ``change``: ``play`` (move, due, expire), ``lobby`` (create, join), ``computers``
 (their seats), ``rematch``, ``talk`` (chat, reports); ``deadlines`` says when the next
 move is due, ``sweeper`` runs what time makes due, ``thinking`` hears every change and
-wakes the computer players. A little over 300 lines: the cache
-and the write path it serves are read together.
+wakes the computer players. Over 300 lines, for one reason: the cache and the write
+path it serves (a command's lock, its store, its retry, its life after its caller went
+away) are read together.
 """
 
 from __future__ import annotations
