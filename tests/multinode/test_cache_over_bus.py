@@ -7,18 +7,16 @@ import asyncio
 import random
 from asyncio import Queue
 
-import orjson
-
 from tysiac.bus.messages import Change, Message, Update
 from tysiac.bus.redis import RedisBus
 from tysiac.server.config import Settings
-from tysiac.server.game import lobby, play
+from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Table
 from tysiac.store import backend
 from tysiac.store.stores import open_store
 
-from ..server.harness import simple_move, statements
+from ..server.harness import service_move, statements
 from ..services import redis_url_or_skip
 
 
@@ -76,8 +74,7 @@ def test_each_change_reaches_the_other_process_cache_as_stored(database: str) ->
                 game = table.game
                 assert game is not None and game.to_move is not None
                 mover, other = (a, b) if game.to_move == 0 else (b, a)
-                view = orjson.loads(orjson.dumps(mover.snapshot(table, game.to_move)))["view"]
-                moved = await play.move(mover, code, game.to_move, table.version, simple_move(view))
+                moved = await service_move(mover, table)
                 table = await _folded(other, watching[other], code, moved.version)
                 assert table == moved, f"turn {turn}: the folded table differs"
             fresh = await _service(database, redis_url, 3)  # a cold cache reads the log

@@ -11,7 +11,6 @@ import logging
 import random
 from datetime import datetime
 
-import orjson
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -19,14 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from tysiac.bus.local import LocalBus
 from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError, Unstored
-from tysiac.server.game import lobby, play
+from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
-from tysiac.server.game.table import Table
 from tysiac.store import backend
 from tysiac.store.gamedb import NewEvents
 from tysiac.store.postgres import PostgresStore
 
-from ..server.harness import simple_move
+from ..server.harness import service_move
 
 
 class ClosingStore(PostgresStore):
@@ -53,13 +51,6 @@ async def _service(database: str) -> tuple[GameService, ClosingStore]:
     key = "closed connections " * 4
     service = GameService(store, LocalBus(), Settings(), key, random.Random(1))
     return service, store
-
-
-async def _move(service: GameService, code: str, table: Table) -> Table:
-    game = table.game
-    assert game is not None and game.to_move is not None
-    view = orjson.loads(orjson.dumps(service.snapshot(table, game.to_move)))["view"]
-    return await play.move(service, code, game.to_move, table.version, simple_move(view))
 
 
 async def _stored(engine: AsyncEngine, code: str) -> tuple[int, int]:
@@ -97,7 +88,7 @@ def test_a_command_whose_connection_closes_before_its_commit_runs_again_once(
             assert start == (table.version, table.version)
 
             store.closes = 1  # closed once: the move is made, once
-            moved = await _move(service, code, table)
+            moved = await service_move(service, table)
             assert moved.version > table.version and store.closes == 0
             assert await _stored(store.engine, code) == (moved.version, moved.version)
             fresh, _ = await _service(database)  # a cold cache reads the stored log
@@ -105,13 +96,13 @@ def test_a_command_whose_connection_closes_before_its_commit_runs_again_once(
 
             store.closes = 2  # closed twice: refused, nothing stored, nothing cached
             with pytest.raises(ServiceError) as refused:
-                await _move(service, code, moved)
+                await service_move(service, moved)
             assert refused.value.code == "store_busy" and refused.value.status == 503
             assert store.closes == 0
             assert await _stored(store.engine, code) == (moved.version, moved.version)
             assert await service.table(code) == moved
 
-            again = await _move(service, code, moved)  # the player tries again: made
+            again = await service_move(service, moved)  # the player tries again: made
             assert again.version > moved.version
             assert await _stored(store.engine, code) == (again.version, again.version)
         finally:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import uvicorn
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -37,7 +38,10 @@ from tysiac import rules
 from tysiac.server.app import create_app
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
+from tysiac.server.game import play
 from tysiac.server.game.dealing import Dealing
+from tysiac.server.game.service import GameService
+from tysiac.server.game.table import Table
 from tysiac.server.serving import build_server
 
 from ..services import fresh_database, redis_url_or_skip, run_async
@@ -482,6 +486,15 @@ def simple_move(view: Message) -> Message:
     by_points = sorted(cards, key=lambda c: POINTS[c[0]])
     declarer = view["hand"]["declarer"] == view["seat"]
     return {"type": "play", "card": by_points[-1] if declarer else by_points[0]}
+
+
+async def service_move(service: GameService, table: Table) -> Table:
+    """``simple_move`` of the seat to move, chosen on the view the service would send that
+    seat, and made through ``service``: the table after it."""
+    game = table.game
+    assert game is not None and game.to_move is not None
+    view = orjson.loads(orjson.dumps(service.snapshot(table, game.to_move)))["view"]
+    return await play.move(service, table.code, game.to_move, table.version, simple_move(view))
 
 
 def play_until(
