@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import STRONG_DECK, live_server
 
@@ -19,8 +19,8 @@ from .ui import (
     create_game,
     hand,
     open_player,
+    play_until,
     seat_page,
-    take_turn,
 )
 
 
@@ -87,14 +87,13 @@ def test_r4_r16_meld_values_and_the_discard_step(
         ]
         for page in pages:
             expect(page.get_by_role("status").first).to_contain_text(re.compile("ruch", re.I))
-        discarding = None
-        for _ in range(20):  # the dealer passes, the mus player takes a musik
-            discarding = next((p for p in pages if "Odłóż karty" in controls(p)[0]), None)
-            if discarding:
-                break
-            for page in pages:
-                take_turn(page)
-            pages[0].wait_for_timeout(100)
+
+        def discarding_page() -> Page | None:
+            return next((p for p in pages if "Odłóż karty" in controls(p)[0]), None)
+
+        # the dealer passes, the mus player takes a musik
+        play_until(pages, lambda: discarding_page() is not None, limit=30)
+        discarding = discarding_page()
         assert discarding is not None
         names = controls(discarding)[1]
         # R4: the mus player holds the heart and spade marriages (STRONG_DECK)
