@@ -3,6 +3,7 @@ agree with everything seen; then the strong bot in whole games under random opti
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 from tysiac import bots, rules
 from tysiac.bots import sampling, strong
 from tysiac.bots.sampling import DEAD, Knowledge
+from tysiac.rules import variants
+from tysiac.rules.cards import parse_card
 
 from .test_bots import check_house_rules, moves_of_the_play, play_game, random_options
 
@@ -85,6 +88,52 @@ def test_a_marriage_declared_leaves_its_partner_with_its_player() -> None:
                 assert partner & pair == pair
                 found += bool(pair)
     assert found > 20
+
+
+def defenders_on_lead_with_a_marriage(
+    seed: int, games: int
+) -> Iterator[tuple[rules.GameView, set[int]]]:
+    """The view of every defender about to lead while holding a meld it may declare (not
+    on the barrel), in games of medium bots, with the cards that would meld."""
+    for game in moves_of_the_play(seed, games, hands=4):
+        seat = game.to_move
+        assert seat is not None
+        view = rules.view(game, seat, history=True)
+        hand = view["hand"]
+        assert hand is not None
+        if seat == hand["declarer"] or hand["trick"] or view["on_barrel"][seat]:
+            continue
+        options = rules.options_from_json(view["options"])
+        held = sampling.codes_mask(hand["cards"])
+        meld = variants.meld_cards(options, held, hand["last_trick"] is None)
+        if meld:
+            yield view, {card for card, _ in meld}
+
+
+def test_a_defender_on_lead_melds_its_own_marriage() -> None:
+    """R21: a meld scores for the defender who leads it, which the solver (counting the
+    declarer's points) does not see; weighed against the contract's chance, it is led."""
+    found = list(defenders_on_lead_with_a_marriage(5, 60))
+    assert len(found) >= 20
+    melded = sum(
+        parse_card(strong.play(view, random.Random(n))) in cards
+        for n, (view, cards) in enumerate(found)
+    )
+    assert melded >= 0.9 * len(found)  # without its own melds counted: 19 of 28
+
+
+def test_a_defenders_meld_is_worth_nothing_on_the_barrel_and_capped_below_it() -> None:
+    view, cards = next(defenders_on_lead_with_a_marriage(5, 60))
+    seat = view["seat"]
+    assert seat is not None and view["barrel"] is not None
+    options = rules.options_from_json(view["options"])
+    assert set(strong._own_melds(view, options)) == cards
+    on_barrel = copy.deepcopy(view)
+    on_barrel["on_barrel"][seat] = True  # R25: a defender on the barrel scores nothing
+    assert strong._own_melds(on_barrel, options) == {}
+    near = copy.deepcopy(view)
+    near["scores"][seat] = view["barrel"] - 30  # R25: no more than the room below it
+    assert set(strong._own_melds(near, options).values()) == {30}
 
 
 # A smaller search for the tests that check only what the strong bot may do, not how well

@@ -3,8 +3,11 @@
 Card play: draw layouts of the hidden cards that agree with everything the seat has seen
 (``sampling``), solve each with every card face up (``solver``), and play the card that
 gives the declarer the best chance of making its contract, or, for a defender, the best
-chance of breaking it; the mean of the declarer's points breaks ties. Late in a hand,
-where few layouts remain, it solves them all.
+chance of breaking it; the mean of the declarer's points breaks ties. A defender also
+counts the marriage a lead melds for itself, which the solver does not see: its points
+against the contract times its chance (half the declarer's swing between making and
+missing, an opponent's points weighed at half its own). Late in a hand, where few layouts
+remain, it solves them all.
 
 Bidding, giving, discarding, the contract and the bomb (V7) are judged the same way
 before the play: deals of the unseen cards, each played out face up from the declarer's
@@ -172,8 +175,28 @@ def play(view: GameView, rng: random.Random, samples: int = SAMPLES) -> str:
     if me == declarer:
         best = max(made, key=lambda c: (made[c], gain[c], -c))
     else:
-        best = max(made, key=lambda c: (-made[c], -gain[c], -c))
+        own = _own_melds(view, options)
+        best = max(made, key=lambda c: (own.get(c, 0) - contract * made[c] / weight, -gain[c], -c))
     return codes(1 << best)[0]
+
+
+def _own_melds(view: GameView, options: Options) -> dict[int, float]:
+    """What each card a defender may lead scores it by melding (R21, V3, V12), which the
+    solver, counting the declarer's points, does not see: nothing on the barrel (R25), no
+    more than the room below it, half while V4 waits for the seat's first trick."""
+    hand = view["hand"]
+    me = view["seat"]
+    assert hand is not None and me is not None
+    if hand["trick"] or view["on_barrel"][me]:
+        return {}
+    counts = not options.meld_needs_trick or hand["tricks"][me] > 0
+    room = None if view["barrel"] is None else view["barrel"] - view["scores"][me]
+    held = codes_mask(hand["cards"])
+    scored: dict[int, float] = {}
+    for card, value in variants.meld_cards(options, held, hand["last_trick"] is None):
+        points = value if room is None else max(0, min(value, room))
+        scored[card] = points if counts else points / 2
+    return scored
 
 
 # --- before the play ----------------------------------------------------------------
