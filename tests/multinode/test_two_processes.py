@@ -211,6 +211,19 @@ def test_creations_through_both_processes_keep_the_limits_exactly(cluster: Clust
     assert sql(cluster.database, "SELECT count(*) FROM games")[0][0] == 3
 
 
+def close_connections(cluster: Cluster) -> int:
+    """Terminate every connection to the cluster's database (but the one asking), as a
+    PostgreSQL restart or failover does: how many there were."""
+    name = cluster.database.rsplit("/", 1)[1]
+    terminated = sql(
+        POSTGRES,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = $1 AND pid <> pg_backend_pid()",
+        name,
+    )
+    return len(terminated)
+
+
 def test_the_database_closing_every_connection_costs_no_move_and_no_socket(
     cluster: Cluster,
 ) -> None:
@@ -221,14 +234,7 @@ def test_the_database_closing_every_connection_costs_no_move_and_no_socket(
     players = everyone[:2]
     start = settle(everyone)
     play_until(players, lambda s: s["v"] >= start + 3)
-    name = cluster.database.rsplit("/", 1)[1]
-    closed = sql(
-        POSTGRES,
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-        " WHERE datname = $1 AND pid <> pg_backend_pid()",
-        name,
-    )
-    assert len(closed) >= 2  # at least one pooled connection of each process
+    assert close_connections(cluster) >= 2  # at least one pooled connection of each process
     before = settle(everyone)
     seen = [len(client.messages) for client in everyone]
     play_until(players, lambda s: s["v"] >= before + 6)
@@ -248,19 +254,12 @@ def test_a_whole_game_while_the_database_keeps_closing_connections_under_command
     no socket is dropped, no traceback in either log (the fixture checks)."""
     _, _, everyone = two_player_game(cluster, short=True)
     players = everyone[:2]
-    name = cluster.database.rsplit("/", 1)[1]
     stop = threading.Event()
     closed: list[int] = []
 
     def close_every_connection() -> None:
         while not stop.is_set():
-            found = sql(
-                POSTGRES,
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = $1 AND pid <> pg_backend_pid()",
-                name,
-            )
-            closed.append(len(found))
+            closed.append(close_connections(cluster))
             time.sleep(0.05)
 
     closing = threading.Thread(target=close_every_connection)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -19,8 +20,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,14 +36,17 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tysiac import rules
+from tysiac.bus.local import LocalBus
 from tysiac.server.app import create_app
 from tysiac.server.clock import utc_now
 from tysiac.server.config import Settings
-from tysiac.server.game import play
+from tysiac.server.game import lobby, play
 from tysiac.server.game.dealing import Dealing
 from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Table
 from tysiac.server.serving import build_server
+from tysiac.store import backend
+from tysiac.store.stores import open_store
 
 from ..services import fresh_database, redis_url_or_skip, run_async
 
@@ -486,6 +490,28 @@ def simple_move(view: Message) -> Message:
     by_points = sorted(cards, key=lambda c: POINTS[c[0]])
     declarer = view["hand"]["declarer"] == view["seat"]
     return {"type": "play", "card": by_points[-1] if declarer else by_points[0]}
+
+
+@asynccontextmanager
+async def sqlite_service(path: Path, **engine_options: Any) -> AsyncIterator[GameService]:
+    """A service with no server in front, on a new migrated SQLite database at ``path``
+    (``engine_options``: ``backend.create_engine``'s); closed, its engine too, after."""
+    engine = backend.create_engine(f"sqlite+aiosqlite:///{path}", **engine_options)
+    await backend.migrate(engine)
+    service = GameService(open_store(engine), LocalBus(), Settings(), "k" * 40, random.Random(1))
+    try:
+        yield service
+    finally:
+        await service.close()
+        await engine.dispose()
+
+
+async def host_game(service: GameService, players: int, *, public: bool = False) -> lobby.Seated:
+    """Ala creates a short game for ``players`` through ``service``: her seat (0)."""
+    return await lobby.create(
+        service, nick="Ala", players=players, name=None, public=public, chat=True, short=True,
+        move_seconds=60, author=service.author(None, "127.0.0.2"),
+    )  # fmt: skip
 
 
 async def service_move(service: GameService, table: Table) -> Table:

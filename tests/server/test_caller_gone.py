@@ -8,22 +8,18 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from tysiac.bus.local import LocalBus
-from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError
-from tysiac.server.game import lobby
-from tysiac.server.game.service import GameService
 from tysiac.server.game.table import Event, Table
-from tysiac.store import backend, gamedb
+from tysiac.store import gamedb
 from tysiac.store.schema import EventKind
-from tysiac.store.stores import open_store
+
+from .harness import host_game, sqlite_service
 
 
 @pytest.mark.parametrize("outcome", ["stored", "refused", "fault"])
@@ -36,45 +32,36 @@ def test_a_command_whose_caller_went_away_ends_as_it_would_have(
         asyncio.get_running_loop().set_exception_handler(
             lambda _, context: reported.append(context["message"])
         )
-        engine = backend.create_engine(f"sqlite+aiosqlite:///{tmp_path / 'gone.db'}")
-        await backend.migrate(engine)
-        store = open_store(engine)
-        service = GameService(store, LocalBus(), Settings(), "k" * 40, random.Random(1))
-        created = await lobby.create(
-            service, nick="Ala", players=2, name=None, public=False, chat=True, short=True,
-            move_seconds=60, author=service.author(None, "127.0.0.2"),
-        )  # fmt: skip
-        code = created.code
-        before = (await service.table(code)).version
-        watching = service.bus.subscribe(code)
-        deciding, carry_on = asyncio.Event(), asyncio.Event()
+        async with sqlite_service(tmp_path / "gone.db") as service:
+            code = (await host_game(service, 2)).code
+            before = (await service.table(code)).version
+            watching = service.bus.subscribe(code)
+            deciding, carry_on = asyncio.Event(), asyncio.Event()
 
-        async def decide(
-            conn: AsyncConnection, row: gamedb.GameRow, table: Table
-        ) -> tuple[list[Event], None]:
-            deciding.set()
-            await carry_on.wait()  # meanwhile the caller goes away
-            if outcome == "refused":
-                raise ServiceError("error.store_busy", 503)
-            if outcome == "fault":
-                raise RuntimeError("a bug in a command")
-            return [(EventKind.CHAT, {"seat": 0, "text": "Cześć", "device": None})], None
+            async def decide(
+                conn: AsyncConnection, row: gamedb.GameRow, table: Table
+            ) -> tuple[list[Event], None]:
+                deciding.set()
+                await carry_on.wait()  # meanwhile the caller goes away
+                if outcome == "refused":
+                    raise ServiceError("error.store_busy", 503)
+                if outcome == "fault":
+                    raise RuntimeError("a bug in a command")
+                return [(EventKind.CHAT, {"seat": 0, "text": "Cześć", "device": None})], None
 
-        caller = asyncio.ensure_future(service.change(code, decide))
-        await deciding.wait()
-        caller.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await caller
-        carry_on.set()
-        while service._commands:  # the command ends on its own
-            await asyncio.sleep(0.01)
-        told = _drain(watching)
-        gc.collect()  # a task's unretrieved exception is reported when it is collected
-        await asyncio.sleep(0)
-        after = (await service.table(code)).version
-        await service.close()
-        await engine.dispose()
-        return before, after, told
+            caller = asyncio.ensure_future(service.change(code, decide))
+            await deciding.wait()
+            caller.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await caller
+            carry_on.set()
+            while service._commands:  # the command ends on its own
+                await asyncio.sleep(0.01)
+            told = _drain(watching)
+            gc.collect()  # a task's unretrieved exception is reported when it is collected
+            await asyncio.sleep(0)
+            after = (await service.table(code)).version
+            return before, after, told
 
     before, after, told = asyncio.run(scenario())
     assert reported == []

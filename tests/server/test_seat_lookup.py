@@ -4,22 +4,17 @@ from the store when they do not (a player who joined since), never wrongly."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tysiac.bus.local import LocalBus
-from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError
 from tysiac.server.game import lobby
 from tysiac.server.game.service import GameService
-from tysiac.store import backend
-from tysiac.store.stores import open_store
 
-from .harness import statements
+from .harness import host_game, sqlite_service, statements
 
 
 @contextmanager
@@ -35,39 +30,30 @@ def test_seats_are_read_once_a_game_and_a_new_or_wrong_token_is_asked_of_the_sto
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        engine = backend.create_engine(f"sqlite+aiosqlite:///{tmp_path / 'seats.db'}")
-        await backend.migrate(engine)
-        service = GameService(
-            open_store(engine), LocalBus(), Settings(), "k" * 40, random.Random(1)
-        )
-        created = await lobby.create(
-            service, nick="Ala", players=3, name=None, public=False, chat=True, short=True,
-            move_seconds=60, author=service.author(None, "127.0.0.2"),
-        )  # fmt: skip
-        code = created.code
-        with queries(service) as run:
-            assert await service.seat_of(code, created.token) == 0
-        assert len(run) == 1  # the game and its seats, in one query
-        joined = await lobby.join(service, code, "Bartek", service.author(None, "127.0.0.3"))
-        with queries(service) as run:  # joined since: not known yet, so read again
-            assert await service.seat_of(code, joined.token) == 1
-        assert len(run) == 1
-        with queries(service) as run:  # both known now: nothing is read
-            assert await service.seat_of(code, created.token) == 0
-            assert await service.seat_of(code, joined.token) == 1
-            assert await service.seat_of(code, None) is None  # a spectator
-        assert run == []
-        with queries(service) as run, pytest.raises(ServiceError) as refused:
-            await service.seat_of(code, "x" * 32)  # a forged token: the store decides
-        assert refused.value.code == "bad_token" and len(run) == 1
-        service.forget(code)  # deleted, say: its seats are forgotten with it
-        with queries(service) as run:
-            assert await service.seat_of(code, joined.token) == 1
-        assert len(run) == 1
-        with pytest.raises(ServiceError) as unknown:
-            await service.seat_of("ZZZZZZ", created.token)
-        assert unknown.value.code == "unknown_game"
-        await service.close()
-        await engine.dispose()
+        async with sqlite_service(tmp_path / "seats.db") as service:
+            created = await host_game(service, 3)
+            code = created.code
+            with queries(service) as run:
+                assert await service.seat_of(code, created.token) == 0
+            assert len(run) == 1  # the game and its seats, in one query
+            joined = await lobby.join(service, code, "Bartek", service.author(None, "127.0.0.3"))
+            with queries(service) as run:  # joined since: not known yet, so read again
+                assert await service.seat_of(code, joined.token) == 1
+            assert len(run) == 1
+            with queries(service) as run:  # both known now: nothing is read
+                assert await service.seat_of(code, created.token) == 0
+                assert await service.seat_of(code, joined.token) == 1
+                assert await service.seat_of(code, None) is None  # a spectator
+            assert run == []
+            with queries(service) as run, pytest.raises(ServiceError) as refused:
+                await service.seat_of(code, "x" * 32)  # a forged token: the store decides
+            assert refused.value.code == "bad_token" and len(run) == 1
+            service.forget(code)  # deleted, say: its seats are forgotten with it
+            with queries(service) as run:
+                assert await service.seat_of(code, joined.token) == 1
+            assert len(run) == 1
+            with pytest.raises(ServiceError) as unknown:
+                await service.seat_of("ZZZZZZ", created.token)
+            assert unknown.value.code == "unknown_game"
 
     asyncio.run(scenario())

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Awaitable
 from contextlib import AsyncExitStack
@@ -16,14 +15,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tysiac.bus.local import LocalBus
-from tysiac.server.config import Settings
 from tysiac.server.errors import ServiceError
 from tysiac.server.game import lobby
-from tysiac.server.game.service import GameService
-from tysiac.store import backend
 from tysiac.store.schema import games
-from tysiac.store.stores import open_store
+
+from .harness import host_game, sqlite_service
 
 WAIT = 0.3  # seconds a request waits for a connection here
 
@@ -38,43 +34,32 @@ def test_no_free_connection_in_time_is_busy_and_changes_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async def scenario() -> None:
-        url = f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}"
-        engine = backend.create_engine(url, wait_seconds=WAIT)
-        await backend.migrate(engine)
-        service = GameService(
-            open_store(engine), LocalBus(), Settings(), "k" * 40, random.Random(1)
-        )
-        author = service.author(None, "127.0.0.2")
+        async with sqlite_service(tmp_path / "busy.db", wait_seconds=WAIT) as service:
+            engine = service.store.engine
 
-        async def create() -> str:
-            seated = await lobby.create(
-                service, nick="Ala", players=2, name=None, public=True, chat=True,
-                short=True, move_seconds=60, author=author,
-            )  # fmt: skip
-            return seated.code
+            async def create() -> str:
+                return (await host_game(service, 2, public=True)).code
 
-        async def busy(request: Awaitable[object]) -> None:
-            started = time.monotonic()
-            with pytest.raises(ServiceError) as refused:
-                await request
-            assert (refused.value.code, refused.value.status) == ("store_busy", 503)
-            assert "przeciążony" in refused.value.message
-            assert time.monotonic() - started < WAIT + 2  # told at once, not after 30 s
+            async def busy(request: Awaitable[object]) -> None:
+                started = time.monotonic()
+                with pytest.raises(ServiceError) as refused:
+                    await request
+                assert (refused.value.code, refused.value.status) == ("store_busy", 503)
+                assert "przeciążony" in refused.value.message
+                assert time.monotonic() - started < WAIT + 2  # told at once, not after 30 s
 
-        async with AsyncExitStack() as held:  # every free connection of the pool, taken
-            await hold_all(engine, held)
-            await busy(create())  # the writer has no connection yet: it waits for one
-        code = await create()  # the connections are back: it is created now
-        service.forget(code)  # a cold cache: its next state is read
-        async with AsyncExitStack() as held:
-            await hold_all(engine, held)
-            await busy(service.table(code))
-            await busy(lobby.public_games(service))
-        assert (await service.table(code)).version >= 1
-        async with engine.connect() as conn:  # the refused creation left nothing behind
-            assert (await conn.execute(select(func.count()).select_from(games))).scalar() == 1
-        await service.close()
-        await engine.dispose()
+            async with AsyncExitStack() as held:  # every free connection of the pool, taken
+                await hold_all(engine, held)
+                await busy(create())  # the writer has no connection yet: it waits for one
+            code = await create()  # the connections are back: it is created now
+            service.forget(code)  # a cold cache: its next state is read
+            async with AsyncExitStack() as held:
+                await hold_all(engine, held)
+                await busy(service.table(code))
+                await busy(lobby.public_games(service))
+            assert (await service.table(code)).version >= 1
+            async with engine.connect() as conn:  # the refused creation left nothing behind
+                assert (await conn.execute(select(func.count()).select_from(games))).scalar() == 1
 
     with caplog.at_level(logging.WARNING, logger="tysiac.server.errors"):
         asyncio.run(scenario())
