@@ -2,12 +2,12 @@
 
 Card play: draw layouts of the hidden cards that agree with everything the seat has seen
 (``sampling``), solve each with every card face up (``solver``), and play the card that
-gives the declarer the best chance of making its contract, or, for a defender, the best
-chance of breaking it; the mean of the declarer's points breaks ties. A defender also
-counts the marriage a lead melds for itself, which the solver does not see: its points
-against the contract times its chance (half the declarer's swing between making and
-missing, an opponent's points weighed at half its own). Late in a hand, where few layouts
-remain, it solves them all.
+gives the declarer the best chance of making its contract; the mean of the declarer's
+points breaks ties. A defender weighs two things: what it scores itself (R24, R25: its
+own cards and marriages, solved once more with the other two playing against it) less
+the contract times the chance the declarer makes it (half the declarer's swing between
+making and missing, an opponent's points weighed at half its own); the declarer's points
+break ties. Late in a hand, where few layouts remain, it solves them all.
 
 Bidding, giving, discarding, the contract and the bomb (V7) are judged the same way
 before the play: deals of the unseen cards, each played out face up from the declarer's
@@ -114,7 +114,11 @@ def _melds_by_seat(view: GameView) -> dict[int, int]:
     return melds
 
 
-def _position(view: GameView, options: Options, layout: dict[int, Mask]) -> solver.Position:
+def _position(
+    view: GameView, options: Options, layout: dict[int, Mask], scorer: int | None = None
+) -> solver.Position:
+    """The position with the unseen cards as ``layout`` has them, solved for the points
+    of ``scorer`` (the declarer unless given) against everyone else together."""
     hand = view["hand"]
     me = view["seat"]
     assert hand is not None and me is not None and hand["declarer"] is not None
@@ -128,7 +132,7 @@ def _position(view: GameView, options: Options, layout: dict[int, Mask]) -> solv
         to_move=me,
         trump=None if hand["trump"] is None else suit_index(hand["trump"]),
         first_trick=hand["last_trick"] is None,
-        declarer=hand["declarer"],
+        declarer=hand["declarer"] if scorer is None else scorer,
         options=options,
         won={s: hand["points"][s] for s in seats},
         melds=_melds_by_seat(view),
@@ -160,6 +164,9 @@ def play(view: GameView, rng: random.Random, samples: int = SAMPLES) -> str:
     knowledge = Knowledge.of(view)
     made = {parse_card(c): 0.0 for c in legal}
     gain = {parse_card(c): 0.0 for c in legal}
+    own = {parse_card(c): 0.0 for c in legal}
+    defending = me != declarer
+    so_far = _counted(view, options, me)
     weight = 0
     started = time.perf_counter()
     for layout in layouts(knowledge, rng, samples):
@@ -167,36 +174,30 @@ def play(view: GameView, rng: random.Random, samples: int = SAMPLES) -> str:
         for card, value in solver.values(_position(view, options, layout)).items():
             made[card] += w * (value >= need)
             gain[card] += w * value
+        if defending:
+            mine = solver.values(_position(view, options, layout, scorer=me))
+            for card, value in mine.items():
+                own[card] += w * _scored_as_defender(view, options, so_far + value)
         weight += 1
         if time.perf_counter() - started > BUDGET:
             break
     if not weight:  # nothing agrees with the view: a bug, but play on
         return medium.play(view)
-    if me == declarer:
+    if not defending:
         best = max(made, key=lambda c: (made[c], gain[c], -c))
     else:
-        own = _own_melds(view, options)
-        best = max(made, key=lambda c: (own.get(c, 0) - contract * made[c] / weight, -gain[c], -c))
+        best = max(made, key=lambda c: ((own[c] - contract * made[c]) / weight, -gain[c], -c))
     return codes(1 << best)[0]
 
 
-def _own_melds(view: GameView, options: Options) -> dict[int, float]:
-    """What each card a defender may lead scores it by melding (R21, V3, V12), which the
-    solver, counting the declarer's points, does not see: nothing on the barrel (R25), no
-    more than the room below it, half while V4 waits for the seat's first trick."""
-    hand = view["hand"]
+def _scored_as_defender(view: GameView, options: Options, total: int) -> int:
+    """What a hand ``total`` (card and marriage points) adds to the seat's score as a
+    defender: rounded (R24, V5), nothing on the barrel, no more than the room below it
+    (R25, V10, V16). A blind contract's doubling of its card points (V14) is left out:
+    it ranks the cards nearly alike."""
     me = view["seat"]
-    assert hand is not None and me is not None
-    if hand["trick"] or view["on_barrel"][me]:
-        return {}
-    counts = not options.meld_needs_trick or hand["tricks"][me] > 0
-    room = None if view["barrel"] is None else view["barrel"] - view["scores"][me]
-    held = codes_mask(hand["cards"])
-    scored: dict[int, float] = {}
-    for card, value in variants.meld_cards(options, held, hand["last_trick"] is None):
-        points = value if room is None else max(0, min(value, room))
-        scored[card] = points if counts else points / 2
-    return scored
+    assert me is not None
+    return _opponent_gain(view, options, me, variants.round_points(options, total))
 
 
 # --- before the play ----------------------------------------------------------------
