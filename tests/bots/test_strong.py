@@ -189,9 +189,9 @@ def defenders_score(game: rules.Game, seat: int, level: str, rng: random.Random)
 @pytest.mark.slow
 def test_a_defender_plays_for_its_own_points_once_the_contract_is_made() -> None:
     """Once the declarer has its contract nothing changes what it scores, while what a
-    defender takes still counts for the defender (R24). The solver alone counts the
-    declarer's points, and a defender that only kept them down scored less from these
-    positions than medium does; strong weighs its own points and scores more."""
+    defender takes still counts for the defender (R24): strong, weighing its own points,
+    scores more from here than medium. (A defender that only kept the declarer's points
+    down, the solver's one count, scored 5,690 here against medium's 5,771.)"""
     found = list(settled_hands(6, 300))
     assert len(found) >= 100
     scored = {

@@ -4,7 +4,7 @@ Card play: draw layouts of the hidden cards that agree with everything the seat 
 (``sampling``), solve each with every card face up (``solver``), and play the card that
 gives the declarer the best chance of making its contract; the mean of the declarer's
 points breaks ties. A defender weighs two things: what it scores itself (R24, R25: its
-own cards and marriages, solved once more with the other two playing against it) less
+own cards and marriages, solved once more with everyone else playing against it) less
 the contract times the chance the declarer makes it (half the declarer's swing between
 making and missing, an opponent's points weighed at half its own); the declarer's points
 break ties. Late in a hand, where few layouts remain, it solves them all.
