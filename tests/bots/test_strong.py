@@ -16,6 +16,7 @@ from tysiac.bots.sampling import DEAD, Knowledge
 from tysiac.rules import variants
 
 from .test_bots import check_house_rules, moves_of_the_play, play_game, random_options
+from .test_solver import counted
 
 
 def positions(seed: int, games: int) -> Iterator[tuple[rules.Game, int, Knowledge]]:
@@ -89,12 +90,9 @@ def test_a_marriage_declared_leaves_its_partner_with_its_player() -> None:
     assert found > 20
 
 
-def defenders_on_lead_with_a_marriage(
-    seed: int, games: int
-) -> Iterator[tuple[rules.Game, rules.GameView, set[int]]]:
+def defenders_on_lead_with_a_marriage(seed: int, games: int) -> Iterator[rules.Game]:
     """Every defender about to lead while holding a meld it may declare (not on the
-    barrel), in games of medium bots: the game, the defender's view and the cards that
-    would meld."""
+    barrel), in games of medium bots."""
     for game in moves_of_the_play(seed, games, hands=4):
         seat = game.to_move
         assert seat is not None
@@ -105,9 +103,8 @@ def defenders_on_lead_with_a_marriage(
             continue
         options = rules.options_from_json(view["options"])
         held = sampling.codes_mask(hand["cards"])
-        meld = variants.meld_cards(options, held, hand["last_trick"] is None)
-        if meld:
-            yield game, view, {card for card, _ in meld}
+        if variants.meld_cards(options, held, hand["last_trick"] is None):
+            yield game
 
 
 def play_out(game: rules.Game, seat: int, level: str, rng: random.Random) -> rules.Game:
@@ -129,7 +126,7 @@ def test_a_defender_on_lead_melds_its_own_marriage() -> None:
     found = list(defenders_on_lead_with_a_marriage(5, 60))
     assert len(found) >= 20
     melded = 0
-    for number, (game, _, _) in enumerate(found):
+    for number, game in enumerate(found):
         seat = game.to_move
         assert seat is not None and game.hand is not None
         before = game.hand.meld_points(seat)
@@ -140,9 +137,11 @@ def test_a_defender_on_lead_melds_its_own_marriage() -> None:
 
 
 def test_a_defenders_points_score_rounded_nothing_on_the_barrel_and_capped_below_it() -> None:
-    _, view, _ = next(defenders_on_lead_with_a_marriage(5, 60))
-    seat = view["seat"]
-    assert seat is not None and view["barrel"] is not None and not view["on_barrel"][seat]
+    game = next(defenders_on_lead_with_a_marriage(5, 60))
+    seat = game.to_move
+    assert seat is not None
+    view = rules.view(game, seat, history=True)
+    assert view["barrel"] is not None and not view["on_barrel"][seat]
     options = rules.Options()  # R24: to the nearest ten, fives up
     below = copy.deepcopy(view)
     below["scores"][seat] = 0
@@ -158,14 +157,6 @@ def test_a_defenders_points_score_rounded_nothing_on_the_barrel_and_capped_below
     assert strong._scored_as_defender(no_barrel, options, 64) == 60
 
 
-def hand_total(game: rules.Game, seat: int) -> int:
-    """``seat``'s hand total so far: card points and the marriages that count (R22, V4)."""
-    hand = game.hand
-    assert hand is not None
-    melds = variants.counted_melds(hand.options, hand.meld_points(seat), hand.tricks_won[seat])
-    return hand.won[seat] + melds
-
-
 def settled_hands(seed: int, games: int) -> Iterator[tuple[rules.Game, int]]:
     """In three-player hands of medium bots, the first defender to move, holding four cards
     or more, after the declarer has already made its contract."""
@@ -176,7 +167,7 @@ def settled_hands(seed: int, games: int) -> Iterator[tuple[rules.Game, int]]:
         assert hand is not None and seat is not None and hand.contract is not None
         if hand.dealt in seen or seat == hand.declarer or len(hand.active) != 3:
             continue
-        if hand.held[seat].bit_count() >= 4 and hand_total(game, hand.declarer) >= hand.contract:
+        if hand.held[seat].bit_count() >= 4 and counted(hand, hand.declarer) >= hand.contract:
             seen.add(hand.dealt)
             yield game, seat
 
