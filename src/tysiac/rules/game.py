@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from . import variants
@@ -22,6 +22,7 @@ from .actions import Action, Surrender, Timeout
 from .auto import auto_move
 from .cards import ALL_CARDS, Card
 from .errors import IllegalAction
+from .frozen import evolve
 from .hand import End, Hand, Phase, active_seats, apply_to_hand, deal_hand, hand_actions, new_hand
 from .options import DEFAULT, Options
 from .scoring import Counters, HandResult, settle
@@ -151,7 +152,7 @@ def deal(game: Game, deck: Sequence[Card]) -> Game:
     dealer = game.next_dealer
     bombers, blind, golden = _hand_setup(game, dealer)
     hand = deal_hand(game.players, dealer, deck, game.options, bombers, blind, golden)
-    return replace(game, hand=hand)
+    return evolve(game, hand=hand)
 
 
 def _hand_setup(game: Game, dealer: int) -> tuple[frozenset[int], bool, bool]:
@@ -177,7 +178,7 @@ def deal_hand_of(game: Game, hand: Hand) -> Game:
     dealt = new_hand(
         hand.players, hand.dealer, hand.dealt, hand.musiks, game.options, bombers, blind, golden
     )
-    return replace(game, hand=dealt)
+    return evolve(game, hand=dealt)
 
 
 def round_to_ten(total: int) -> int:
@@ -215,10 +216,10 @@ def _move(game: Game, action: Action, timeouts: tuple[int, ...]) -> Game:
         raise IllegalAction("error.not_dealt")
     hand = apply_to_hand(game.hand, action)
     if hand.phase is not Phase.OVER:
-        return replace(game, hand=hand, timeouts=timeouts)
+        return evolve(game, hand=hand, timeouts=timeouts)
     result, counters = settle(hand, game.scores, game.target, game.options, game.counters)
     outcome = None if result.winner is None else Outcome(Reason.POINTS, result.winner)
-    return replace(
+    return evolve(
         game,
         hand=hand,
         timeouts=timeouts,
@@ -237,7 +238,7 @@ def apply(game: Game, action: Action) -> Game:
     match action:
         case Surrender():
             winner = walkover_winner(game.scores, seat)
-            return replace(game, outcome=Outcome(Reason.SURRENDER, winner, seat))
+            return evolve(game, outcome=Outcome(Reason.SURRENDER, winner, seat))
         case Timeout():
             if game.to_move != seat:
                 raise IllegalAction("error.not_your_turn")
@@ -245,7 +246,7 @@ def apply(game: Game, action: Action) -> Game:
             if timeouts[seat] >= TIMEOUTS_TO_LOSE:
                 winner = walkover_winner(game.scores, seat)
                 outcome = Outcome(Reason.WALKOVER, winner, seat)
-                return replace(game, timeouts=tuple(timeouts), outcome=outcome)
+                return evolve(game, timeouts=tuple(timeouts), outcome=outcome)
             assert game.hand is not None
             return _move(game, auto_move(game.hand), tuple(timeouts))
     timeouts[seat] = 0  # R29: a move of one's own resets the count
@@ -270,4 +271,4 @@ def cancel(game: Game) -> Game:
     """R31: the game ends with no winner."""
     if game.outcome is not None:
         raise IllegalAction("error.game_over")
-    return replace(game, outcome=Outcome(Reason.CANCELLED, None))
+    return evolve(game, outcome=Outcome(Reason.CANCELLED, None))

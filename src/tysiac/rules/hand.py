@@ -8,7 +8,7 @@ game around the hand live in ``game.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from . import tricks, variants
@@ -29,6 +29,7 @@ from .actions import (
 )
 from .cards import DECK, POINTS, Card, Mask, Suit, cards_of, mask_of
 from .errors import IllegalAction
+from .frozen import evolve
 from .options import DEFAULT, Options
 from .tricks import NO_SUIT
 from .variants import BLIND_BID, FOUR_ACES, MUS_BID
@@ -273,7 +274,7 @@ def _golden(hand: Hand) -> Hand:
     declarer = hand.mus
     held = list(hand.held)
     held[declarer] |= hand.musiks[0]
-    return replace(
+    return evolve(
         hand,
         phase=Phase.GIVE,
         to_move=declarer,
@@ -315,8 +316,8 @@ def allowed_bids(hand: Hand, seat: int) -> range:
 def _choose_blind(hand: Hand, seat: int, blind: bool) -> Hand:
     """V14: ``look`` starts bidding as usual; ``blind`` bids 120 and the next player acts."""
     if not blind:
-        return replace(hand, phase=Phase.BIDDING, to_move=first_bidder(hand.active, hand.bid))
-    return replace(
+        return evolve(hand, phase=Phase.BIDDING, to_move=first_bidder(hand.active, hand.bid))
+    return evolve(
         hand,
         phase=Phase.BIDDING,
         bid=BLIND_BID,
@@ -356,7 +357,7 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         following = hand.next_active(seat)
         while following in passed:
             following = hand.next_active(following)
-        return replace(
+        return evolve(
             hand,
             bid=bid,
             bidder=bidder,
@@ -366,7 +367,7 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
             blind=blind,
         )
     if not in_play:  # V6: everybody passed without a bid
-        return replace(
+        return evolve(
             hand, passed=passed, auction=auction, to_move=None, phase=Phase.OVER, end=End.VOID
         )
     # R14: one player is left, and it is always the highest bidder.
@@ -379,7 +380,7 @@ def _bid(hand: Hand, seat: int, value: int | None) -> Hand:
         held[declarer] |= hand.musiks[0]  # R15: shown to all, taken by the declarer
         after_musik = held[declarer]
         phase = Phase.GIVE
-    return replace(
+    return evolve(
         hand,
         bid=bid,
         bidder=bidder,
@@ -405,7 +406,7 @@ def _end(hand: Hand, seat: int, end: End) -> Hand:
         raise IllegalAction("error.no_redeal")
     if end is End.RESIGN and not hand.can_resign(seat):
         raise IllegalAction("error.no_resign")
-    return replace(hand, phase=Phase.OVER, to_move=None, end=end)
+    return evolve(hand, phase=Phase.OVER, to_move=None, end=end)
 
 
 # --- musik and contract ---------------------------------------------------------
@@ -416,7 +417,7 @@ def _take_musik(hand: Hand, seat: int, index: int) -> Hand:
         raise IllegalAction("error.no_such_musik")
     held = list(hand.held)
     held[seat] |= hand.musiks[index]
-    return replace(
+    return evolve(
         hand, held=tuple(held), musik_taken=index, phase=Phase.DISCARD, after_musik=held[seat]
     )
 
@@ -434,8 +435,8 @@ def _give(hand: Hand, seat: int, cards: tuple[tuple[int, Card], ...]) -> Hand:
     for opponent, card in cards:
         held[opponent] |= 1 << card
     if hand.blind:  # V14: the contract is 120, play starts
-        return replace(hand, held=tuple(held), given=cards, phase=Phase.PLAY)
-    return replace(hand, held=tuple(held), given=cards, phase=Phase.DECLARE)
+        return evolve(hand, held=tuple(held), given=cards, phase=Phase.PLAY)
+    return evolve(hand, held=tuple(held), given=cards, phase=Phase.DECLARE)
 
 
 def _discard(hand: Hand, seat: int, cards: tuple[Card, ...]) -> Hand:
@@ -446,7 +447,7 @@ def _discard(hand: Hand, seat: int, cards: tuple[Card, ...]) -> Hand:
         raise IllegalAction("error.not_in_hand")
     held = list(hand.held)
     held[seat] &= ~laid
-    return replace(hand, held=tuple(held), discarded=laid, phase=Phase.DECLARE)
+    return evolve(hand, held=tuple(held), discarded=laid, phase=Phase.DECLARE)
 
 
 def contract_ceiling(hand: Hand) -> int:
@@ -469,7 +470,7 @@ def _declare(hand: Hand, seat: int, value: int) -> Hand:
     ceiling = contract_ceiling(hand)
     if value > ceiling:
         raise IllegalAction("error.contract_too_high", ceiling=ceiling)
-    return replace(hand, contract=value, phase=Phase.PLAY, to_move=seat)
+    return evolve(hand, contract=value, phase=Phase.PLAY, to_move=seat)
 
 
 # --- play ---------------------------------------------------------------------
@@ -497,7 +498,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
     history = (*hand.history, (seat, card))
     trump_suit = None if trump == NO_SUIT else trump
     if len(trick) < len(hand.active):
-        return replace(
+        return evolve(
             hand,
             held=tuple(held),
             trick=trick,
@@ -514,7 +515,7 @@ def _play(hand: Hand, seat: int, card: Card) -> Hand:
     tricks_won = list(hand.tricks_won)
     tricks_won[winner] += 1
     over = held[winner] == 0
-    return replace(
+    return evolve(
         hand,
         held=tuple(held),
         melds=melds,

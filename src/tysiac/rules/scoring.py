@@ -10,10 +10,11 @@ tries; nothing with V16) -> bolts (V8) -> 555 (V9) -> the golden hands' count an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from . import variants
+from .frozen import evolve
 from .hand import End, Hand
 from .options import DEFAULT, Options
 from .variants import BARREL_PENALTY
@@ -73,7 +74,7 @@ def settle(
         result = HandResult(
             hand.dealer, hand.declarer, hand.contract, zero, zero, None, zero, tuple(scores), None
         )
-        return replace(result, end=end), before
+        return evolve(result, end=end), before
     declarer = hand.declarer
     assert declarer is not None and hand.bid is not None, "hand not played"
     opponents = [s for s in hand.active if s != declarer]
