@@ -115,10 +115,14 @@ def _first(match: re.Match[str]) -> str:
 def eastern_words(text: str) -> list[str]:
     """The words of ``text`` in the eastern fold, then the words that separators had split
     up glued back: ``"ну х.у.й"`` -> ``["ну", "х", "у", "й", "хуй"]``."""
+    folded = _apostrophes(fold_letters(text))
+    if folded.isalpha():  # one word of letters, the most common text: nothing to glue
+        word = _fold(folded)
+        return [word] if word else []
     words: list[str] = []
     glued: list[str] = []
     run: list[str] = []
-    for chunk in _apostrophes(fold_letters(text)).split():
+    for chunk in folded.split():
         found = [
             _fold(token) for token in tokens(chunk.replace("|", ".") if "|" in chunk else chunk)
         ]
