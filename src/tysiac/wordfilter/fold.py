@@ -509,6 +509,8 @@ def unmasked(text: str) -> list[str]:
     A mask of one or two ``*`` or ``#`` between letters stands for as many letters.
     """
     found: list[str] = []
+    if "*" not in text and "#" not in text:
+        return found  # nothing masked (``MASK``): the most common text
     for chunk in text.split():
         for filled in masked_fills(chunk):
             found += split_words(filled)[0]
