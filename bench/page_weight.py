@@ -20,7 +20,9 @@ budget checked for the heaviest language. The rules and terms pages (a document 
 language in one shell) are weighed per language too.
 
 ``--browser`` also loads the game page in Chromium with an empty cache and compares its
-requests with the list above (a request the walk missed means the walk is wrong).
+requests with the list above (a request the walk missed means the walk is wrong), and
+times a first visit to DOMContentLoaded with 0, 50 and 150 ms added to every request
+(Chromium's network emulation): the modules' round trips.
 """
 
 from __future__ import annotations
@@ -29,15 +31,20 @@ import argparse
 import contextlib
 import gzip
 import re
+import statistics
 import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
 from local_server import running_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 BUDGET = 100 * 1024  # bytes, gzipped
 LEVEL = 6
@@ -205,6 +212,7 @@ def in_the_browser(base: str, path: str, walked: set[str]) -> None:
         page.on("response", count)
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
+        loads = {rtt: first_load(browser, base + path, rtt) for rtt in ROUND_TRIPS}
         browser.close()
     counted = {p: s for p, s in seen.items() if not left_out(p)}
     print(f"\nChromium, {path}: {len(counted)} requests, {sum(counted.values()):,} bytes as sent")
@@ -212,6 +220,34 @@ def in_the_browser(base: str, path: str, walked: set[str]) -> None:
     for name, paths in (("missed by the walk", counted.keys() - walked),
                         ("walked, not requested", walked - seen.keys())):  # fmt: skip
         print(f"  {name}: {', '.join(sorted(paths)) or 'none'}")
+    print(f"  a first visit's modules fetched and run (DOMContentLoaded), median of {LOADS}:")
+    for rtt, ms in loads.items():
+        print(f"    {rtt:>4} ms a round trip (Chromium's emulation): {ms:,.0f} ms")
+
+
+ROUND_TRIPS = (0, 50, 150)  # a local server; a good mobile network; a poor one
+LOADS = 5
+
+
+def first_load(browser: Browser, url: str, rtt: int) -> float:
+    """The median time from a first visit's request to DOMContentLoaded (module scripts
+    run before it, so every module has been fetched), with ``rtt`` ms added to every
+    request by Chromium's network emulation, an empty cache each time."""
+    times = []
+    for _ in range(LOADS):
+        context = browser.new_context()
+        page = context.new_page()
+        conditions = {"offline": False, "latency": rtt, "downloadThroughput": -1}
+        context.new_cdp_session(page).send(
+            "Network.emulateNetworkConditions", {**conditions, "uploadThroughput": -1}
+        )
+        page.goto(url, wait_until="domcontentloaded")
+        times.append(page.evaluate(NAVIGATION))
+        context.close()
+    return statistics.median(times)
+
+
+NAVIGATION = "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
 
 
 @contextlib.contextmanager
