@@ -100,12 +100,23 @@ def test_every_phase_fits_one_screen(
     players: int,
     lang: str,
 ) -> None:
-    """The table, the hand and the controls of the move, inside the viewport, unscrolled."""
+    """The table, the hand and the controls of the move, inside the viewport, unscrolled.
+
+    Every phase shows on two pages: the first bidder's (the bidding, as it passes) and the
+    mus player's, who declares the 100 nobody bid over (the musik, the gifts or the
+    discard, the contract); both play. The third player plays over its socket, and the
+    dealer of four, sitting out, holds no connection: its seat shows all three of its
+    chips (dealer, sitting out, offline), which must fit as well."""
     with live_server(tmp_path, hand_pause_seconds=60) as server:
         code, tokens = server.full_table(players)
+        first = server.client(code, tokens[0])
+        active = first.view["hand"]["active"]  # the dealer of four sits out
+        first.close()
+        watched = active[:2]  # the mus player and the first bidder
+        others = [SocketSeat(server.client(code, tokens[seat])) for seat in active[2:]]
         pages = [
-            seat_page(browser, server.base, code, seat, token, viewport, scheme, LOCALES[lang])
-            for seat, token in enumerate(tokens)
+            seat_page(browser, server.base, code, s, tokens[s], viewport, scheme, LOCALES[lang])
+            for s in watched
         ]
         tag = f"{viewport['width']}x{viewport['height']}-{scheme}-{players}p-{lang}"
         seen: dict[str, dict[str, Any]] = {}
@@ -134,6 +145,8 @@ def test_every_phase_fits_one_screen(
                     ]
                     assert outside == [], (phase, seat, outside, height)
                 act(page, both["controls"]["buttons"], both["controls"]["cards"])
+            for other in others:
+                other.take_turn()
             pages[0].wait_for_timeout(40)
         steps = {"musik", "discard"} if players == 2 else {"give"}
         expected = {"bidding", "declare", "play"} | steps
@@ -143,6 +156,8 @@ def test_every_phase_fits_one_screen(
             assert scroll_width <= client_width  # and nothing to scroll to
         for page in pages:
             page.context.close()
+        for other in others:
+            other.close()
 
 
 TRICK_CARDS = "() => document.querySelectorAll('#center .trick-cards .played').length"
