@@ -2,7 +2,7 @@
 
 The rules' states (``Hand``, ``Game``, ``HandResult``) are immutable, so every move copies
 the hand and the game. ``dataclasses.replace`` does it by calling the class's ``__init__``
-with every field as a keyword, which is most of what a move costs the engine
+with every field as a keyword, a large part of what a move costs the engine
 (docs/performance.md). ``evolve`` sets the slots directly instead: the same copy, without
 ``__init__`` and so without ``__post_init__`` (the states it copies were built valid, and
 a change never needs what construction fills in: ``Game``'s zero counters).
@@ -19,14 +19,14 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-_fields: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}  # by class, on first use
+_known: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}  # by class, on first use
 
 
 def _names(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
-    if cls not in _fields:
+    if cls not in _known:
         names = tuple(f.name for f in fields(cls))
-        _fields[cls] = names, frozenset(names)
-    return _fields[cls]
+        _known[cls] = names, frozenset(names)
+    return _known[cls]
 
 
 def evolve(state: State, **changes: Any) -> State:
