@@ -42,6 +42,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from local_server import running_server
+from tysiac.server.http.pages import STATIC_IMPORT  # the imports the server preloads
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -51,10 +52,6 @@ LEVEL = 6
 FONTS = (".woff", ".woff2", ".ttf", ".otf")
 SOUNDS = Path(__file__).resolve().parents[1] / "src" / "tysiac" / "web" / "static" / "sounds"
 
-STATIC_IMPORT = re.compile(
-    r"""^\s*(?:import|export)\b[^;"'`]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']""",
-    re.M,
-)
 DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["']([^"']+)["']\s*\)""")
 REGISTER = re.compile(r"""serviceWorker\.register\(\s*["']([^"']+)["']""")
 CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
