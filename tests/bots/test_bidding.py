@@ -114,6 +114,23 @@ def test_the_strong_bot_bids_a_strong_hand_and_passes_a_weak_one(learned: bool) 
     assert strong.bid(view_with(WEAK), rng, learned=learned) == {"type": "pass"}
 
 
+# A middling hand: the model values winning the auction at 110 with it below defending.
+DARING = ["KC", "QC", "TC", "9C", "TS", "9S", "QD"]
+
+
+def test_the_model_dares_a_bid_worth_a_little_less_than_defending() -> None:
+    """``strong.DARE``: with the club marriage, the ten and nine of clubs beside it and a
+    ten of spades, the model values winning at 110 below defending, by less than DARE:
+    the strong bot bids."""
+    view = view_with(DARING)
+    model = bidding.model(3)
+    assert model is not None
+    outcomes = strong.bid_outcomes(view, random.Random(1))  # the bid's own draw below
+    worth = strong._learned_worth(view, model, DARING, outcomes, 110)
+    assert -strong.DARE < worth < 0
+    assert strong.bid(view, random.Random(1)) == {"type": "bid", "value": 110}
+
+
 @pytest.mark.slow
 def test_the_tools_play_hands_and_fit_weights_that_load(tmp_path: Path) -> None:
     records = [bid_data.sample(3, 7, index) for index in range(6)]

@@ -66,6 +66,11 @@ BOMB_BELOW = 0.2  # V7: bomb a contract with less chance than this
 # it expects more than the -360 of resigning.
 RESIGN_BELOW = 0.6
 GIVE_CANDIDATES = 5  # gifts and discards are chosen among this many weakest cards
+# By the learned model, a seat bids while winning the auction is worth no more than this
+# less than defending: the model's value is a mean over hands the seat cannot tell apart,
+# and a bidder who waits for more than even passes on contracts a daring player makes
+# (docs/bots.md: the make rate).
+DARE = 30
 
 
 def choose(
@@ -494,7 +499,8 @@ def bid(
     view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES, *, learned: bool = True
 ) -> dict[str, Any]:
     """The smallest legal bid while declaring is worth more than defending: by the learned
-    model where it applies (``_learned_worth``), else by the deals' chance (``_worth``)."""
+    model where it applies (``_learned_worth``, less ``DARE``), else by the deals' chance
+    (``_worth``)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None
@@ -510,7 +516,7 @@ def bid(
     if fitted is None:
         worth = _worth(view, outcomes, value)
     else:
-        worth = _learned_worth(view, fitted, hand["cards"], outcomes, value)
+        worth = _learned_worth(view, fitted, hand["cards"], outcomes, value) + DARE
     if worth > 0:
         return {"type": "bid", "value": value}
     return {"type": "pass"}
