@@ -499,8 +499,8 @@ def bid(
     view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES, *, learned: bool = True
 ) -> dict[str, Any]:
     """The smallest legal bid while declaring is worth more than defending: by the learned
-    model where it applies (``_learned_worth``, less ``DARE``), else by the deals' chance
-    (``_worth``)."""
+    model where it applies (``_learned_worth``; within ``DARE`` of defending is enough),
+    else by the deals' chance (``_worth``)."""
     legal = view["legal"]
     hand = view["hand"]
     assert hand is not None

@@ -1,6 +1,7 @@
-"""The site's pages: the HTML pages with their fallback words, the rules and the terms in
-the reader's language, the service worker and the PWA manifest. Each page the server
-builds is built once per process (and language) and revalidated by its ETag."""
+"""The site's pages: the HTML pages with their fallback words and module preloads, the
+rules and the terms in the reader's language, the service worker and the PWA manifest.
+Each page the server builds is built once per process (and language) and revalidated by
+its ETag."""
 
 from __future__ import annotations
 
@@ -133,7 +134,7 @@ HTML = "text/html; charset=utf-8"
 
 @functools.lru_cache(maxsize=32)
 def _filled(path: Path, modified: int) -> Tagged:
-    """The page at ``path`` (as of ``modified``) with its fallback words filled in."""
+    """The page at ``path`` (as of ``modified``) as the server sends it (``built``)."""
     return tagged(built(path.read_text(encoding="utf-8")))
 
 
