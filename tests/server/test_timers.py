@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from pathlib import Path
+
+from tysiac.server.game.sweeper import RETAIN_EVERY
 
 from .harness import FakeClock, live_server, play_until
 
@@ -127,3 +130,27 @@ def test_r27_sixty_seconds_a_move_or_what_a_private_game_chose(tmp_path: Path) -
         assert patient.view["timeouts"] == [0, 0, 0]
         clock.advance(seconds=240)
         patient.wait_state(lambda s: s["view"]["timeouts"][first] == 1)
+
+
+def test_retention_runs_once_a_minute_of_the_clock_so_nothing_stays_a_minute_too_long(
+    tmp_path: Path,
+) -> None:
+    """Retention (a write) runs on a pass at least RETAIN_EVERY after its last run, not on
+    every pass: a finished game goes within a minute of its seven days."""
+    assert timedelta(minutes=1) == RETAIN_EVERY
+    clock = FakeClock()
+    with live_server(tmp_path, clock=clock) as server:
+        code, tokens = server.full_table(2)
+        player = server.client(code, tokens[0])
+        player.move({"type": "surrender"})
+        player.wait_state(lambda s: s["game"]["status"] == "finished")
+        clock.advance(days=7, seconds=-30)  # retention runs here: nothing is a week old
+        server.wait_sweeps()
+        clock.advance(seconds=31)  # past the week, 31 s after retention last ran
+        server.wait_sweeps()
+        with server.http() as http:
+            assert http.get(f"/api/games/{code}").status_code == 200
+        clock.advance(seconds=29)  # a minute after it last ran: it runs again
+        player.wait(lambda m: m["type"] == "deleted")
+        with server.http() as http:
+            assert http.get(f"/api/games/{code}").status_code == 410

@@ -2,9 +2,10 @@
 
 Each pass (every ``sweep_seconds``): moves whose deadline passed are made (R28: the
 next deal after a hand's pause, or the auto-move of the seat out of time), games past
-their lifetimes are cancelled (R31), what is past its keeping time is forgotten
-(retention), and each process tells its own connections of every deletion. Once a day
-the statistics may be mailed.
+their lifetimes are cancelled (R31), and each process tells its own connections of
+every deletion. What is past its keeping time (hours or days) is forgotten (retention)
+at most once every ``RETAIN_EVERY`` of the service's clock: its write need not take the
+store's writer every pass. Once a day the statistics may be mailed.
 
 With several processes every one sweeps: a due or expired game is changed under its
 row lock after checking again that it is due, and a row another process holds is
@@ -42,6 +43,9 @@ log = logging.getLogger(__name__)
 
 KEEP_STATS = timedelta(days=400)
 NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
+# Retention runs on a pass at least this long after its last complete run: the shortest
+# keeping time is 24 hours, so nothing is kept more than a minute past it.
+RETAIN_EVERY = timedelta(minutes=1)
 
 
 def cut_short(error: Exception) -> bool:
@@ -57,6 +61,7 @@ class Sweeper:
         self.service = service
         self.passes = 0  # completed passes: what a test can wait on
         self._told: set[str] = set()  # deleted games whose connections here were told
+        self._retained: datetime | None = None  # when retention last ran whole
 
     async def run(self) -> None:
         """Sweep for ever, a pass every ``sweep_seconds``; a failed pass is logged."""
@@ -80,7 +85,9 @@ class Sweeper:
         for change, codes in ((play.due, due), (play.expire, expired)):
             for code in codes:
                 await self._one(change, code)
-        await self._retention(now)
+        retain = self._retained is None or now - self._retained >= RETAIN_EVERY
+        if retain and await self._retention(now):
+            self._retained = now
         await self._tell_deletions(now)
         await self._mail_statistics(now)
         self.passes += 1
@@ -108,10 +115,10 @@ class Sweeper:
             await sweeps.cancel_broken(conn, error.game_code, self.service.now())
         await self.service.bus.publish(error.game_code, Broken())
 
-    async def _retention(self, now: datetime) -> None:
-        """Forget what is past its keeping time: all steps in one transaction (one commit a
-        pass); should that fail, each step alone, so one that fails is logged and tried
-        again next pass while the others run."""
+    async def _retention(self, now: datetime) -> bool:
+        """Forget what is past its keeping time: all steps in one transaction (one commit);
+        should that fail, each step alone, so one that fails is logged while the others
+        run, and the whole is tried again next pass. True when the one transaction ran."""
         steps = (
             lambda conn: sweeps.delete_ended(conn, now - KEEP_FOR, now),
             lambda conn: sweeps.forget_notices(conn, now - KEEP_FOR),
@@ -129,7 +136,7 @@ class Sweeper:
             async with self.service.writing() as conn:
                 for step in steps:
                     await step(conn)
-            return
+            return True
         except Exception:
             log.warning("retention failed as a whole; trying each step alone")
         for step in steps:
@@ -141,6 +148,7 @@ class Sweeper:
                     log.warning("the store cut a retention step short; tried again next sweep")
                 else:
                     log.exception("a retention step failed; it is tried again on the next sweep")
+        return False
 
     async def _tell_deletions(self, now: datetime) -> None:
         """Every process tells its own connections of each deletion, by anyone, once."""
