@@ -66,3 +66,28 @@ def test_review_bench_prints_the_cost_per_table_size() -> None:
     assert [row[:2] for row in rows] == [["2", "2"], ["3", "2"], ["4", "2"]]
     assert all(re.fullmatch(r"\d+\.\d{4}", cell) for row in rows for cell in row[2:5])
     assert all(re.fullmatch(r"[\d,]+", cell) for row in rows for cell in row[5:])
+
+
+QUICK_BOTS = ["--bot-games", "1", "--people-games", "1", "--seconds", "8"]
+BOT_ROW = re.compile(r"^all +(?P<moves>\d+)( +[\d,]+ ms){4}$", re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_bot_latency_bench_measures_the_strong_bots_moves() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "bot_latency.py"),
+            *QUICK_BOTS,
+            *["--pause", "0.2", "--think", "0.1-0.2"],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = BOT_ROW.search(done.stdout)
+    assert row is not None and int(row["moves"]) > 0, done.stdout
+    for line in ("bot moves measured:", "goal p95 <= 1,000 ms:", "people games:", "server log:"):
+        assert line in done.stdout, done.stdout
+    assert "machine load" in done.stdout
