@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from pathlib import Path
 
-from tysiac.server.game.sweeper import RETAIN_EVERY
+from tysiac.server.config import Settings
 
 from .harness import FakeClock, live_server, play_until
 
@@ -135,9 +134,10 @@ def test_r27_sixty_seconds_a_move_or_what_a_private_game_chose(tmp_path: Path) -
 def test_retention_runs_once_a_minute_of_the_clock_so_nothing_stays_a_minute_too_long(
     tmp_path: Path,
 ) -> None:
-    """Retention (a write) runs on a pass at least RETAIN_EVERY after its last run, not on
-    every pass: a finished game goes within a minute of its seven days."""
-    assert timedelta(minutes=1) == RETAIN_EVERY
+    """Retention (a write) runs on a pass at least ``retention_seconds`` (a minute) of the
+    clock after its last run, not on every pass: a finished game goes within a minute of
+    its seven days."""
+    assert Settings.model_fields["retention_seconds"].default == 60
     clock = FakeClock()
     with live_server(tmp_path, clock=clock) as server:
         code, tokens = server.full_table(2)

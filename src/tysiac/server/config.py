@@ -144,6 +144,13 @@ class OperatorSettings(BaseSettings):
     review_workers: int = Field(
         default=1, ge=1, le=16, description="processes finished games' deals are analysed in"
     )
+    retention_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        le=3600,
+        description="how often each process forgets what is past its keeping time (ended"
+        " games after 7 days, moderation records, daily counts); 0: every sweep",
+    )
     review_queue: int = Field(
         default=20,
         gt=0,

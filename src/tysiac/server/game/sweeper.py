@@ -4,8 +4,9 @@ Each pass (every ``sweep_seconds``): moves whose deadline passed are made (R28: 
 next deal after a hand's pause, or the auto-move of the seat out of time), games past
 their lifetimes are cancelled (R31), and each process tells its own connections of
 every deletion. What is past its keeping time (hours or days) is forgotten (retention)
-at most once every ``RETAIN_EVERY`` of the service's clock: its write need not take the
-store's writer every pass. Once a day the statistics may be mailed.
+on a pass ``retention_seconds`` (a minute) of the service's clock after its last run:
+its write need not take the store's writer every pass. Once a day the statistics may be
+mailed.
 
 With several processes every one sweeps: a due or expired game is changed under its
 row lock after checking again that it is due, and a row another process holds is
@@ -43,9 +44,6 @@ log = logging.getLogger(__name__)
 
 KEEP_STATS = timedelta(days=400)
 NOTICE_WINDOW = timedelta(minutes=10)  # deletions each process's sweeper looks back on
-# Retention runs on a pass at least this long after its last complete run: the shortest
-# keeping time is 24 hours, so nothing is kept more than a minute past it.
-RETAIN_EVERY = timedelta(minutes=1)
 
 
 def cut_short(error: Exception) -> bool:
@@ -85,7 +83,8 @@ class Sweeper:
         for change, codes in ((play.due, due), (play.expire, expired)):
             for code in codes:
                 await self._one(change, code)
-        retain = self._retained is None or now - self._retained >= RETAIN_EVERY
+        every = timedelta(seconds=service.settings.retention_seconds)
+        retain = self._retained is None or now - self._retained >= every
         if retain and await self._retention(now):
             self._retained = now
         await self._tell_deletions(now)
