@@ -35,6 +35,7 @@ bot took per decision, play and the other phases apart.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import multiprocessing
@@ -48,8 +49,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tysiac import bots, rules
-from tysiac.bots import ismcts, solver, strong
-from tysiac.rules.cards import Card, card_code
+from tysiac.bots import common, ismcts, solver, strong
+from tysiac.rules.cards import Card, card_code, parse_card
 from tysiac.rules.hand import End, Phase, allowed_contracts
 from tysiac.rules.variants import MUS_BID
 
@@ -57,8 +58,8 @@ Action = dict[str, Any]
 Report = dict[str, Any]
 T = TypeVar("T")
 
-BASELINES = ("random", "cheat", "ismcts", "search")
-SAME_DRAWS = {"search": "strong"}  # a contender whose seats draw as another bot's
+BASELINES = ("random", "cheat", "ismcts", "search", "gifts")
+SAME_DRAWS = {"search": "strong", "gifts": "strong"}  # contenders that draw as another bot
 CANDIDATE, OPPONENT = "C", "o"  # a seating spelled seat by seat: "Coo", "oCC", ...
 MOVE_CAP = 20_000  # a whole game of more steps (moves and deals) is left unfinished
 RESAMPLES = 2_000
@@ -160,6 +161,38 @@ def cheat_move(game: rules.Game, seat: int, rng: random.Random) -> Action:
     return bots.choose("medium", seen, rng)
 
 
+def gifts_move(game: rules.Game, seat: int, rng: random.Random) -> Action:
+    """``strong``, but its gifts or discard are chosen among its own candidates (every
+    set of its weakest cards, sparing marriages) by the open-card solve of the hand
+    that follows, the smallest contract declared: the most points (ties: ``strong``'s
+    own choice). It makes ``strong``'s move first, so its random draws stay the same as
+    ``strong``'s: against the same opponent the two differ only where a gift does, and
+    the difference bounds what any better judgement of the gifts could gain."""
+    seen = rules.view(game, seat, history=True)
+    action = strong.choose(seen, rng)
+    if action["type"] not in ("give", "discard"):
+        return action
+    legal, hand = seen["legal"], seen["hand"]
+    assert hand is not None
+    held = hand["cards"] or []
+    away = len(legal["give"]["to"]) if "give" in legal else legal["discard"]["count"]
+    weak = common.weakest(held, strong.GIVE_CANDIDATES, common.marriage_cards(held))
+    candidates = [action]
+    for chosen in itertools.combinations(weak, away):
+        if "give" in legal:
+            gifts = strong._gifts(legal["give"]["to"], [parse_card(c) for c in chosen])
+            cards = {str(to): card_code(card) for to, card in gifts.items()}
+            candidates.append({"type": "give", "cards": cards})
+        else:
+            candidates.append({"type": "discard", "cards": list(chosen)})
+
+    def points(candidate: Action) -> int:
+        after = rules.apply(game, rules.action_from_json({**candidate, "seat": seat}))
+        return max(open_hand_gain(after, seat))
+
+    return max(candidates, key=points)  # the first of the best: strong's own when tied
+
+
 def ismcts_move(view: rules.GameView, rng: random.Random) -> Action:
     """``strong`` but for its cards, which information-set MCTS chooses."""
     if "play" in view["legal"]:
@@ -209,6 +242,8 @@ def move(name: str, game: rules.Game, seat: int, rng: random.Random, clock: Cloc
             action = ismcts_move(seen, rng)
         elif name == "search":
             action = strong.choose(seen, rng, learned=False)
+        elif name == "gifts":
+            action = gifts_move(game, seat, rng)
         else:
             action = bots.choose(name, seen, rng)
     clock.add(name, phase, time.perf_counter() - began)

@@ -147,3 +147,29 @@ def test_the_search_contender_draws_as_the_strong_bot(bench: Any) -> None:
     assert (
         bench.seat_rngs("k", ["medium"])[0].random() != bench.seat_rngs("k", ["easy"])[0].random()
     )
+
+
+def test_the_gifts_contender_gives_what_the_open_cards_like_best(bench: Any) -> None:
+    """It draws as the strong bot, and where the strong bot gives, it gives one of the same
+    candidates with at least as many points by the open-card solve; elsewhere it moves as
+    the strong bot."""
+    draws = {name: bench.seat_rngs("k", [name, "medium"]) for name in ("gifts", "strong")}
+    assert [r.random() for r in draws["gifts"]] == [r.random() for r in draws["strong"]]
+    compared = better = 0
+    for index in range(8):
+        game = rules.deal(rules.new_game(3, index % 3), bench.deal_deck(1, index))
+        while game.hand.phase is rules.Phase.BIDDING:  # the mus player's forced 100
+            game = rules.apply(game, rules.Pass(game.hand.to_move))
+        seat = game.hand.to_move
+        assert "give" in rules.view(game, seat)["legal"]  # three players: the musik is shown
+        own, chosen = (
+            bench.move(name, game, seat, random.Random(index), bench.Clock())
+            for name in ("strong", "gifts")
+        )
+        own_points, chosen_points = (
+            max(bench.open_hand_gain(rules.apply(game, action), seat)) for action in (own, chosen)
+        )
+        assert chosen_points >= own_points
+        compared += 1
+        better += chosen_points > own_points
+    assert compared == 8 and better >= 1, (compared, better)
