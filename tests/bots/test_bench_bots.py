@@ -151,8 +151,7 @@ def test_the_search_contender_draws_as_the_strong_bot(bench: Any) -> None:
 
 def test_the_gifts_contender_gives_what_the_open_cards_like_best(bench: Any) -> None:
     """It draws as the strong bot, and where the strong bot gives, it gives one of the same
-    candidates with at least as many points by the open-card solve; elsewhere it moves as
-    the strong bot."""
+    candidates with at least as many points by the open-card solve (more, somewhere)."""
     draws = {name: bench.seat_rngs("k", [name, "medium"]) for name in ("gifts", "strong")}
     assert [r.random() for r in draws["gifts"]] == [r.random() for r in draws["strong"]]
     compared = better = 0
