@@ -84,9 +84,11 @@ class Thinker:
             for _ in range(self.workers):
                 pool.submit(_warm)
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
+        """Let the workers go, the queued searches cancelled; ``wait``: until the running
+        ones end (the server's stop, so that the pool's queues are released with it)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
 
     async def choose(self, level: str, view: GameView, seed: int) -> dict[str, Any]:
@@ -169,7 +171,7 @@ class Bots:
         return table.version, chosen
 
     def close(self) -> None:
-        self.thinker.close()
+        self.thinker.close(wait=True)
 
 
 def bot_move(game: rules.Game, chosen: dict[str, Any]) -> dict[str, Any]:
