@@ -123,6 +123,7 @@ class Bots:
         self.due = due
         self._wakers: set[asyncio.Task[None]] = set()  # wake-up calls under way
         self._thinking: set[str] = set()  # games whose computer player is thinking now
+        self._closed = False
 
     def changed(self, table: Table) -> None:
         """A change of the game was stored: set a wake-up call if a computer moves next."""
@@ -137,6 +138,8 @@ class Bots:
         asyncio.get_running_loop().call_later(delay, self._wake, table.code)
 
     def _wake(self, code: str) -> None:
+        if self._closed:  # the server stops: the sweeper of the next start makes the move
+            return
         task = asyncio.get_running_loop().create_task(self._woken(code))
         self._wakers.add(task)
         task.add_done_callback(self._wakers.discard)
@@ -171,6 +174,11 @@ class Bots:
         return table.version, chosen
 
     def close(self) -> None:
+        """The server stops: no more wake-up calls, those under way cancelled (a move they
+        are storing still ends: the store waits for its writes), then the workers."""
+        self._closed = True
+        for task in self._wakers:
+            task.cancel()
         self.thinker.close(wait=True)
 
 
