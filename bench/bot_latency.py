@@ -57,19 +57,17 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from load import percentile
+from load import log_file, percentile
 from local_server import server_process
 from server import choose
 from tysiac.server.config import Settings
@@ -505,16 +503,6 @@ def think_range(text: str) -> tuple[float, float]:
     return bounds
 
 
-@contextlib.contextmanager
-def log_file(name: str | None) -> Iterator[tuple[IO[bytes], Path]]:
-    if name is not None:
-        with open(name, "wb") as log:
-            yield log, Path(name)
-        return
-    with tempfile.NamedTemporaryFile(prefix="tysiac-bot-latency-", suffix=".log") as log:
-        yield log, Path(log.name)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -537,7 +525,7 @@ def main() -> None:
         env["TYSIAC_BOT_WORKERS"] = str(args.workers)
     if args.pause is not None:
         env["TYSIAC_BOT_PAUSE_SECONDS"] = str(args.pause)
-    with log_file(args.server_log) as (log, path):
+    with log_file(args.server_log, prefix="tysiac-bot-latency-") as (log, path):
         with server_process(log=log, **env) as (base, _pid):
             stats, elapsed = asyncio.run(measure(base, args, args.think))
         server_log = ServerLog.read(path)  # once the server has stopped

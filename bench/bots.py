@@ -35,7 +35,6 @@ bot took per decision, play and the other phases apart.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import multiprocessing
@@ -49,8 +48,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tysiac import bots, rules
-from tysiac.bots import common, ismcts, solver, strong
-from tysiac.rules.cards import Card, card_code, parse_card
+from tysiac.bots import ismcts, solver, strong
+from tysiac.rules.cards import Card, card_code
 from tysiac.rules.hand import End, Phase, allowed_contracts
 from tysiac.rules.variants import MUS_BID
 
@@ -172,19 +171,7 @@ def gifts_move(game: rules.Game, seat: int, rng: random.Random) -> Action:
     action = strong.choose(seen, rng)
     if action["type"] not in ("give", "discard"):
         return action
-    legal, hand = seen["legal"], seen["hand"]
-    assert hand is not None
-    held = hand["cards"] or []
-    away = len(legal["give"]["to"]) if "give" in legal else legal["discard"]["count"]
-    weak = common.weakest(held, strong.GIVE_CANDIDATES, common.marriage_cards(held))
-    candidates = [action]
-    for chosen in itertools.combinations(weak, away):
-        if "give" in legal:
-            gifts = strong._gifts(legal["give"]["to"], [parse_card(c) for c in chosen])
-            cards = {str(to): card_code(card) for to, card in gifts.items()}
-            candidates.append({"type": "give", "cards": cards})
-        else:
-            candidates.append({"type": "discard", "cards": list(chosen)})
+    candidates = [action, *(strong.away_action(seen, c) for c in strong.away_candidates(seen))]
 
     def points(candidate: Action) -> int:
         after = rules.apply(game, rules.action_from_json({**candidate, "seat": seat}))

@@ -919,12 +919,13 @@ def server_log_summary(path: Path, window: tuple[float, float] | None) -> list[s
 
 
 @contextlib.contextmanager
-def log_file(name: str | None) -> Iterator[tuple[IO[bytes], Path]]:
+def log_file(name: str | None, prefix: str = "tysiac-load-") -> Iterator[tuple[IO[bytes], Path]]:
+    """The server's log: the file ``name``, or a temporary one (``prefix``) gone after."""
     if name is not None:
         with open(name, "wb") as log:
             yield log, Path(name)
         return
-    with tempfile.NamedTemporaryFile(prefix="tysiac-load-", suffix=".log") as log:
+    with tempfile.NamedTemporaryFile(prefix=prefix, suffix=".log") as log:
         yield log, Path(log.name)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tysiac.server.config import Settings
 
-from .harness import FakeClock, live_server, play_until
+from .harness import Client, FakeClock, LiveServer, live_server, play_until
 
 
 def test_r28_time_up_the_server_moves_and_r29_three_in_a_row_lose(tmp_path: Path) -> None:
@@ -99,13 +99,19 @@ def test_r31_game_not_finished_in_a_day_is_cancelled_then_deleted_after_a_week(
                 time.sleep(0.02)
 
 
+def finished_game(server: LiveServer) -> tuple[str, Client]:
+    """A two-player game ended by a surrender: its code and the loser's connection."""
+    code, tokens = server.full_table(2)
+    player = server.client(code, tokens[0])
+    player.move({"type": "surrender"})
+    player.wait_state(lambda s: s["game"]["status"] == "finished")
+    return code, player
+
+
 def test_finished_game_deleted_seven_days_after_its_last_change(tmp_path: Path) -> None:
     clock = FakeClock()
     with live_server(tmp_path, clock=clock) as server:
-        code, tokens = server.full_table(2)
-        player = server.client(code, tokens[0])
-        player.move({"type": "surrender"})
-        player.wait_state(lambda s: s["game"]["status"] == "finished")
+        code, player = finished_game(server)
         clock.advance(days=7, seconds=1)
         player.wait(lambda m: m["type"] == "deleted")
         with server.http() as http:
@@ -140,10 +146,7 @@ def test_retention_runs_once_a_minute_of_the_clock_so_nothing_stays_a_minute_too
     assert Settings.model_fields["retention_seconds"].default == 60
     clock = FakeClock()
     with live_server(tmp_path, clock=clock) as server:
-        code, tokens = server.full_table(2)
-        player = server.client(code, tokens[0])
-        player.move({"type": "surrender"})
-        player.wait_state(lambda s: s["game"]["status"] == "finished")
+        code, player = finished_game(server)
         clock.advance(days=7, seconds=-30)  # retention runs here: nothing is a week old
         server.wait_sweeps()
         clock.advance(seconds=31)  # past the week, 31 s after retention last ran

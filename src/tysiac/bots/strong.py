@@ -562,13 +562,9 @@ def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES
     options = options_from_json(view["options"])
     cards = codes_mask(hand["cards"])
     giving = "give" in legal
-    away = len(legal["give"]["to"]) if giving else legal["discard"]["count"]
-    held = hand["cards"] or []
-    keep = marriage_cards(held)
-    weak = [parse_card(c) for c in weakest(held, GIVE_CANDIDATES, keep)]
     to = legal["give"]["to"] if giving else []
     best: tuple[float, float, tuple[int, ...]] | None = None
-    for chosen in itertools.combinations(weak, away):
+    for chosen in away_candidates(view):
         rest = cards & ~sum(1 << c for c in chosen)
         outcomes = _deal_outcomes(
             view,
@@ -590,12 +586,28 @@ def prepare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES
             return {"type": "resign"}
     if legal.get("bomb") and best[0] < BOMB_BELOW:
         return {"type": "bomb"}
-    if giving:
-        return {
-            "type": "give",
-            "cards": {str(s): codes(1 << c)[0] for s, c in chosen_gifts.items()},
-        }
-    return {"type": "discard", "cards": [codes(1 << c)[0] for c in best[2]]}
+    return away_action(view, best[2])
+
+
+def away_candidates(view: GameView) -> Iterator[tuple[int, ...]]:
+    """The card sets ``prepare`` weighs to give away (R15) or lay down (R16): every set of
+    as many as go, of the ``GIVE_CANDIDATES`` weakest cards, sparing marriages."""
+    legal = view["legal"]
+    hand = view["hand"]
+    assert hand is not None
+    away = len(legal["give"]["to"]) if "give" in legal else legal["discard"]["count"]
+    held = hand["cards"] or []
+    weak = [parse_card(c) for c in weakest(held, GIVE_CANDIDATES, marriage_cards(held))]
+    return itertools.combinations(weak, away)
+
+
+def away_action(view: GameView, chosen: Sequence[int]) -> dict[str, Any]:
+    """The gifts (the higher to the player after the declarer) or the discard of ``chosen``."""
+    legal = view["legal"]
+    if "give" in legal:
+        gifts = _gifts(legal["give"]["to"], chosen)
+        return {"type": "give", "cards": {str(s): codes(1 << c)[0] for s, c in gifts.items()}}
+    return {"type": "discard", "cards": [codes(1 << c)[0] for c in chosen]}
 
 
 def declare(view: GameView, rng: random.Random, plan_samples: int = PLAN_SAMPLES) -> dict[str, Any]:
